@@ -1,0 +1,132 @@
+"""Pydantic models of the corpus: sources, rule nodes and parse issues (all frozen)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["EDITIONS", "NodeKind", "ParseIssue", "RuleNode", "Source", "SourceParserSettings"]
+
+#: Editions a source may declare. ``kt`` is the Kill Team supplement of the 6th/7th-edition era.
+EDITIONS: dict[str, str] = {
+    "6": "6-я редакция",
+    "7": "7-я редакция",
+    "10": "10-я редакция",
+    "kt": "Kill Team",
+}
+
+
+class NodeKind(StrEnum):
+    """What a node is. Only leaves hold text; headings carry the tree."""
+
+    SOURCE = "source"  #: the root of one source
+    CHAPTER = "chapter"  #: a top-level heading (usually printed in capitals)
+    SECTION = "section"  #: a lower heading
+    STEP = "step"  #: a numbered heading («1. Ударная калитка»)
+    RULE = "rule"  #: a paragraph (or a few) of rule text
+    SUMMARY = "summary"  #: a «•» list that restates a rule
+    LIST = "list"  #: «-»/«–» list items
+    EXAMPLE = "example"  #: «Пример:», «Например,» paragraphs
+    TABLE = "table"  #: characteristic profiles and other tables
+    TOC = "toc"  #: a table of contents (kept, not a rule)
+    CREDITS = "credits"  #: translator credits
+    PREFACE = "preface"  #: a translator's note before the rules
+
+
+HEADING_KINDS = frozenset({NodeKind.SOURCE, NodeKind.CHAPTER, NodeKind.SECTION, NodeKind.STEP})
+#: Leaves that are not rules: search and the linker skip them.
+NON_RULE_KINDS = frozenset({NodeKind.TOC, NodeKind.CREDITS, NodeKind.PREFACE})
+
+
+class SourceParserSettings(BaseModel):
+    """Per-source switches for the parser (``[source.parser]`` in ``sources.toml``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    toc: bool = False
+    """The text opens with a table of contents (a block of short title lines before the rules)."""
+    glued_keywords: bool = False
+    """Keywords in capitals are glued to neighbouring words and must be split in ``text_clean``."""
+    disabled_rules: tuple[str, ...] = ()
+    """Names of parser rules switched off for this source."""
+
+
+class Source(BaseModel):
+    """One rulebook text, as described in ``corpus/sources.toml``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    """Short stable id used in node ids and citations, e.g. ``10e-core``."""
+    file: str
+    """File name in ``corpus/sources/``."""
+    upstream_file: str = ""
+    """The file's name where it came from (evaluation sets cite sources by it)."""
+    title: str
+    """Russian title."""
+    title_en: str = ""
+    """English title."""
+    edition: str
+    """One of :data:`EDITIONS`."""
+    game: str
+    language: str = "ru"
+    translation: str
+    """``machine``, ``community`` or ``official``."""
+    credits: str = ""
+    page_markers: str = ""
+    """A regex matching a page-marker line; group 1 is the page number. Empty: no markers."""
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    parser: SourceParserSettings = SourceParserSettings()
+
+    @property
+    def edition_label(self) -> str:
+        return EDITIONS.get(self.edition, self.edition)
+
+
+class RuleNode(BaseModel):
+    """One node of a source's tree, with its provenance in the raw file."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    """Stable readable slug: ``<source-id>/<transliterated heading path>``."""
+    source_id: str
+    edition: str
+    kind: NodeKind
+    title: str = ""
+    """The heading as printed (for headings), or a short label made from the text (for leaves)."""
+    title_clean: str = ""
+    """The title normalised: whitespace collapsed, English gloss and numbering kept."""
+    parent_id: str | None = None
+    order: int = 0
+    """Position among the parent's children."""
+    lines: tuple[int, int]
+    """1-based inclusive line span in the raw file (a heading's span covers its own line only)."""
+    page: int | None = None
+    """Printed page, from the source's page markers."""
+    text: str = ""
+    """The raw lines of a leaf, joined by newlines (blank lines kept as they are)."""
+    text_clean: str = ""
+    """The leaf's text normalised: NFC, glued keywords split, wrapped sentences joined."""
+    concepts: tuple[str, ...] = ()
+    """Ids of the concepts the node mentions (filled by the linker)."""
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.kind not in HEADING_KINDS
+
+
+class ParseIssue(BaseModel):
+    """Something the parser noticed and worked around; ``--strict`` turns these into failures."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    source_id: str
+    file: str
+    line: int
+    reason: str
+    severity: str = "warning"
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.reason}"
