@@ -32,11 +32,12 @@ class NodeKind(StrEnum):
     TOC = "toc"  #: a table of contents (kept, not a rule)
     CREDITS = "credits"  #: translator credits
     PREFACE = "preface"  #: a translator's note before the rules
+    PAGE = "page"  #: a page marker («С. 58»)
 
 
 HEADING_KINDS = frozenset({NodeKind.SOURCE, NodeKind.CHAPTER, NodeKind.SECTION, NodeKind.STEP})
 #: Leaves that are not rules: search and the linker skip them.
-NON_RULE_KINDS = frozenset({NodeKind.TOC, NodeKind.CREDITS, NodeKind.PREFACE})
+NON_RULE_KINDS = frozenset({NodeKind.TOC, NodeKind.CREDITS, NodeKind.PREFACE, NodeKind.PAGE})
 
 
 class SourceParserSettings(BaseModel):
@@ -50,6 +51,23 @@ class SourceParserSettings(BaseModel):
     """Keywords in capitals are glued to neighbouring words and must be split in ``text_clean``."""
     disabled_rules: tuple[str, ...] = ()
     """Names of parser rules switched off for this source."""
+    bullets: str = Field("list", pattern="^(summary|list)$")
+    """``summary``: «•» lists restate the rule above and are leaves of their own; ``list``: they
+    belong to the rule's text."""
+    chapters: tuple[str, ...] = ()
+    """Regexes: headings that match are level 1 (chapters)."""
+    sections: tuple[str, ...] = ()
+    """Regexes: headings that match are level 2 (sections)."""
+    caps_level: int = 2
+    """Level of a heading printed in capitals."""
+    title_level: int = 2
+    """Level of a short mixed-case title line."""
+    step_level: int = 3
+    """Level of a numbered step («1. Команда»)."""
+    credits: str = ""
+    """Regex of the line where translator credits begin (they run to the end)."""
+    preface: str = ""
+    """Regex of a translator's preface paragraph."""
 
 
 class Source(BaseModel):

@@ -1,0 +1,89 @@
+"""The working copy of the text: what ``text_clean`` holds. The raw text is never changed.
+
+Each step is a small named function, applied in order by :func:`clean_line`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+
+__all__ = ["CLEANERS", "clean_line", "join_paragraph", "split_glued_keywords", "starts_continuation"]
+
+_UP = "А-ЯЁ"
+_LO = "а-яё"
+
+# «ЭтотТРАНСПОРТНОЕ» → «Этот ТРАНСПОРТНОЕ»: a lower-case letter glued to a run of capitals.
+_LOWER_THEN_CAPS = re.compile(rf"([{_LO}])([{_UP}]{{2,}})")
+# «СРЕДСТВООбладает» → «СРЕДСТВО Обладает»: the last capital of a run starts a lower-case word.
+_CAPS_THEN_WORD = re.compile(rf"([{_UP}]{{2,}})([{_UP}][{_LO}]{{2,}})")
+# «МОНСТРили» → «МОНСТР или»: a run of capitals glued to a lower-case word.
+_CAPS_THEN_LOWER = re.compile(rf"([{_UP}]{{3,}})([{_LO}]+)")
+# «]способность» → «] способность», «1.Вы» → «1. Вы».
+_BRACKET_THEN_WORD = re.compile(r"([\]»])([^\W\d_])")
+_PERIOD_THEN_WORD = re.compile(rf"([{_LO}\d\]»)])([.!?])([{_UP}«])")
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?)»])")
+_SPACES = re.compile(r"[ \t\u00a0\u2007\u202f\u200b]+")
+
+
+def _unicode(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def _spaces(text: str) -> str:
+    return _SPACES.sub(" ", text).strip()
+
+
+def split_glued_keywords(text: str) -> str:
+    """Split keywords in capitals from the words the machine translation glued them to."""
+    text = _LOWER_THEN_CAPS.sub(r"\1 \2", text)
+    text = _CAPS_THEN_WORD.sub(r"\1 \2", text)
+    text = _CAPS_THEN_LOWER.sub(r"\1 \2", text)
+    text = _BRACKET_THEN_WORD.sub(r"\1 \2", text)
+    return _PERIOD_THEN_WORD.sub(r"\1\2 \3", text)
+
+
+def _punctuation(text: str) -> str:
+    return _SPACE_BEFORE_PUNCT.sub(r"\1", text)
+
+
+#: The cleaning steps, in order; ``glued_keywords`` runs only where the source asks for it.
+CLEANERS: dict[str, Callable[[str], str]] = {
+    "unicode": _unicode,
+    "spaces": _spaces,
+    "glued_keywords": split_glued_keywords,
+    "punctuation": _punctuation,
+}
+
+
+def clean_line(line: str, glued_keywords: bool = False) -> str:
+    """One raw line → its clean form."""
+    for name, step in CLEANERS.items():
+        if name == "glued_keywords" and not glued_keywords:
+            continue
+        line = step(line)
+    return line
+
+
+_CONTINUATION = re.compile(rf"^[\s\u00a0]*([{_LO}a-z,.;:)»\]]|\.\s)")
+
+
+def starts_continuation(line: str) -> bool:
+    """A line that starts in lower case or with punctuation continues the previous sentence."""
+    return bool(_CONTINUATION.match(line))
+
+
+def join_paragraph(parts: list[str]) -> str:
+    """Join clean lines of one paragraph: continuations with a space, others with a newline."""
+    out = ""
+    for part in parts:
+        if not part:
+            continue
+        if not out:
+            out = part
+        elif starts_continuation(part):
+            out = _punctuation(f"{out} {part}")
+        else:
+            out = f"{out}\n{part}"
+    return out
