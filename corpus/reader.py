@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -107,7 +107,7 @@ def read_source(source: Source, directory: Path | None = None) -> RawText:
     return RawText(source=source, path=path, text=text, sha256=digest)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _default_sources() -> tuple[Source, ...]:
     return tuple(load_manifest())
 
@@ -121,7 +121,7 @@ def find_source(source_id: str) -> Source:
     raise CorpusError(f"Unknown source {source_id!r}; known sources: {known}.")
 
 
-@lru_cache(maxsize=None)
+@cache
 def read_lines(source_id: str) -> tuple[str, ...]:
     """The raw lines of a default source; ``read_lines(id)[n - 1]`` is line ``n``."""
     return tuple(read_source(find_source(source_id)).lines)

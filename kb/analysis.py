@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import pymorphy3
 
-__all__ = ["Term", "fold", "lemma", "lemmas", "lemma_key", "tokens"]
+__all__ = ["Term", "fold", "lemma", "lemma_key", "lemmas", "tokens"]
 
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212"
 _INCH = "\"\u201d\u2033\u201c"
@@ -87,8 +87,7 @@ def _normalise_number(raw: str) -> str:
 
 def tokens(text: str) -> Iterator[Term]:
     """Yield the analysed terms of ``text`` with their character offsets and positions."""
-    position = 0
-    for match in TOKEN_RE.finditer(text):
+    for position, match in enumerate(TOKEN_RE.finditer(text)):
         raw = match.group(0)
         kind = match.lastgroup
         if kind == "dice":
@@ -98,7 +97,6 @@ def tokens(text: str) -> Iterator[Term]:
         else:
             term = lemma(raw)
         yield Term(term, raw, match.start(), match.end(), position)
-        position += 1
 
 
 def lemmas(text: str) -> list[str]:

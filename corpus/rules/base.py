@@ -9,7 +9,7 @@ from functools import cached_property
 
 from corpus.models import ParseIssue, Source
 
-__all__ = ["Block", "BlockKind", "Context", "FUNCTION_WORDS"]
+__all__ = ["FUNCTION_WORDS", "Block", "BlockKind", "Context"]
 
 
 class BlockKind(StrEnum):
@@ -32,10 +32,9 @@ HEADING_BLOCKS = frozenset({BlockKind.STEP, BlockKind.CAPS, BlockKind.TITLE})
 
 #: Words a heading never ends with: a line ending in one is a sentence cut by a link.
 FUNCTION_WORDS = frozenset(
-    "с со в во и или на к ко по от для из о об до за при без под над что как а но же "
-    "не ни то это его ее их их эти этот этой этого которые который которая также если "
-    "чем где когда только после перед через между чтобы ваш ваши вашей вашего вашим один одна "
-    "одного одной который которой".split()
+    """с со в во и или на к ко по от для из о об до за при без под над что как а но же не ни то
+    это его ее их эти этот этой этого которые который которая также если чем где когда только
+    после перед через между чтобы ваш ваши вашей вашего вашим один одна одного одной которой""".split()
 )
 
 

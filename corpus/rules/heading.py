@@ -113,10 +113,9 @@ def title_heading(ctx: Context, i: int) -> Block | None:
         return None
     nxt = ctx.next_nonblank(i)
     assert nxt is not None
-    if text.endswith("."):
-        # «Срыв атаки.» is a heading in the 6th-edition texts; «Передышкам.» is an epigraph.
-        if len(_words(text)) > 5 or len(ctx.stripped[nxt]) < 80:
-            return None
+    # «Срыв атаки.» is a heading in the 6th-edition texts; «Передышкам.» is an epigraph.
+    if text.endswith(".") and (len(_words(text)) > 5 or len(ctx.stripped[nxt]) < 80):
+        return None
     end = _second_line(ctx, i)
     if end == i and starts_continuation(ctx.raw[nxt]) and nxt - i <= 2:
         return None
