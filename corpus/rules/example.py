@@ -6,7 +6,7 @@ import re
 
 from corpus.rules.base import Block, BlockKind, Context
 
-_EXAMPLE = re.compile(r"^(?:Пример|Например|Example)\b", re.IGNORECASE)
+_EXAMPLE = re.compile(r"^(?:Пример|Например|К\s?примеру|Example)\b", re.IGNORECASE)
 
 
 def example(ctx: Context, i: int) -> Block | None:
