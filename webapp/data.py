@@ -1,0 +1,534 @@
+"""Read-only access to the built knowledge base (``build/``) for the web app.
+
+A :class:`Build` is loaded lazily, once per worker process and build directory, the first time a
+request needs it (so gunicorn workers fork before anything is opened), and reloaded only when
+``manifest.json`` changes (a new ``rulekb build`` swapped a fresh directory into place). Optional
+artefacts written by later build stages (``terms.json``, ``graph.json``, ``examples.json``,
+``concepts.json``) are read when present; the pages render what exists.
+
+Nothing here writes to the build directory.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+import threading
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from corpus.errors import IndexMissingError
+from corpus.models import EDITIONS, NON_RULE_KINDS, NodeKind, RuleNode
+from kb.analysis import fold, lemmas
+from kb.build import load_nodes, read_manifest, require_build
+
+__all__ = [
+    "Build",
+    "Concept",
+    "Rendering",
+    "edition_label",
+    "get_build",
+    "suggest",
+]
+
+_LOCK = threading.Lock()
+_CACHE: dict[Path, tuple[int, Build]] = {}
+
+
+def edition_label(edition: str | None) -> str:
+    """«10-я редакция», «Kill Team», … for an edition code."""
+    if edition is None:
+        return "все редакции"
+    return EDITIONS.get(edition, edition)
+
+
+def _read_json(path: Path) -> Any:
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """One Russian rendering of a concept in one source."""
+
+    source_id: str
+    text: str
+    status: str
+    count: int
+    lines: tuple[int, ...]
+    note: str = ""
+    source_sha256: str = ""
+
+
+@dataclass(frozen=True)
+class Concept:
+    """A termbase concept as the pages show it (the ``rulekb terms --json`` object)."""
+
+    id: str
+    english: str
+    category: str
+    definition: str
+    aliases: tuple[str, ...]
+    renderings: tuple[Rendering, ...]
+    abbreviation: str = ""
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Concept:
+        renderings = []
+        for item in raw.get("renderings") or ():
+            lines = item.get("lines") or ()
+            renderings.append(
+                Rendering(
+                    source_id=str(item.get("source_id", "")),
+                    text=str(item.get("text", "")),
+                    status=str(item.get("status", "")),
+                    count=int(item.get("count") or 0),
+                    lines=tuple(int(x) for x in lines if isinstance(x, int)),
+                    note=str(item.get("note") or ""),
+                    source_sha256=str(item.get("source_sha256") or ""),
+                )
+            )
+        return cls(
+            id=str(raw.get("concept") or raw.get("id") or ""),
+            english=str(raw.get("english", "")),
+            category=str(raw.get("category", "")),
+            definition=str(raw.get("definition", "")),
+            aliases=tuple(str(a) for a in raw.get("aliases") or ()),
+            renderings=tuple(renderings),
+            abbreviation=str(raw.get("abbreviation") or ""),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "concept": self.id,
+            "english": self.english,
+            "category": self.category,
+            "definition": self.definition,
+            "abbreviation": self.abbreviation,
+            "aliases": list(self.aliases),
+            "renderings": [
+                {
+                    "source_id": r.source_id,
+                    "source_sha256": r.source_sha256,
+                    "text": r.text,
+                    "status": r.status,
+                    "count": r.count,
+                    "lines": list(r.lines),
+                    "note": r.note,
+                }
+                for r in self.renderings
+            ],
+        }
+
+    def renderings_in(self, source_id: str) -> list[Rendering]:
+        return [r for r in self.renderings if r.source_id == source_id]
+
+
+@dataclass
+class Build:
+    """The artefacts of one build directory, indexed for the pages."""
+
+    path: Path
+    manifest: dict[str, Any]
+    nodes: dict[str, RuleNode]
+    issues: list[dict[str, Any]]
+    terms_raw: list[dict[str, Any]] | None = None
+    graph: dict[str, Any] | None = None
+    examples_raw: list[dict[str, Any]] | None = None
+    concepts_raw: list[dict[str, Any]] | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    # ---- loading -------------------------------------------------------------------------
+    @classmethod
+    def load(cls, path: Path) -> Build:
+        manifest = read_manifest(path)
+        nodes = {node.id: node for node in load_nodes(path)}
+        issues = _read_json(path / "issues.json") or []
+        terms = _read_json(path / "terms.json")
+        if isinstance(terms, dict):  # tolerate {"concepts": [...]}
+            terms = terms.get("concepts")
+        examples = _read_json(path / "examples.json")
+        if isinstance(examples, dict):
+            examples = examples.get("examples")
+        concepts = _read_json(path / "concepts.json")
+        if isinstance(concepts, dict):
+            concepts = concepts.get("concepts")
+        graph = _read_json(path / "graph.json")
+        return cls(
+            path=path,
+            manifest=manifest,
+            nodes=nodes,
+            issues=list(issues),
+            terms_raw=terms if isinstance(terms, list) else None,
+            graph=graph if isinstance(graph, dict) else None,
+            examples_raw=examples if isinstance(examples, list) else None,
+            concepts_raw=concepts if isinstance(concepts, list) else None,
+        )
+
+    # ---- sources ---------------------------------------------------------------------------
+    @cached_property
+    def sources(self) -> dict[str, dict[str, Any]]:
+        return {s["id"]: s for s in self.manifest.get("sources", [])}
+
+    def source(self, source_id: str) -> dict[str, Any]:
+        return self.sources.get(source_id, {"id": source_id, "title": source_id, "edition": "", "sha256": ""})
+
+    @cached_property
+    def editions(self) -> list[str]:
+        """The editions present, in a stable reading order (6, 7, kt, 10)."""
+        order = {"6": 0, "7": 1, "kt": 2, "10": 3}
+        found = {s.get("edition", "") for s in self.sources.values()}
+        return sorted(found, key=lambda e: (order.get(e, 9), e))
+
+    # ---- tree --------------------------------------------------------------------------------
+    @cached_property
+    def children(self) -> dict[str, list[RuleNode]]:
+        kids: dict[str, list[RuleNode]] = defaultdict(list)
+        for node in self.nodes.values():
+            if node.parent_id is not None:
+                kids[node.parent_id].append(node)
+        for items in kids.values():
+            items.sort(key=lambda n: (n.order, n.lines[0]))
+        return dict(kids)
+
+    @cached_property
+    def _document_order(self) -> dict[str, list[str]]:
+        per_source: dict[str, list[str]] = defaultdict(list)
+        for node in self.nodes.values():
+            if node.kind is not NodeKind.SOURCE:
+                per_source[node.source_id].append(node.id)
+        for ids in per_source.values():
+            ids.sort(key=lambda i: (self.nodes[i].lines[0], self.depth(i)))
+        return dict(per_source)
+
+    @cached_property
+    def _position(self) -> dict[str, int]:
+        return {nid: i for ids in self._document_order.values() for i, nid in enumerate(ids)}
+
+    def depth(self, node_id: str) -> int:
+        depth = 0
+        node = self.nodes.get(node_id)
+        while node is not None and node.parent_id is not None:
+            depth += 1
+            node = self.nodes.get(node.parent_id)
+        return depth
+
+    def trail(self, node: RuleNode) -> list[RuleNode]:
+        """The ancestors of ``node``, root first."""
+        out: list[RuleNode] = []
+        parent = node.parent_id
+        seen: set[str] = set()
+        while parent is not None and parent in self.nodes and parent not in seen:
+            seen.add(parent)
+            out.append(self.nodes[parent])
+            parent = self.nodes[parent].parent_id
+        return list(reversed(out))
+
+    def breadcrumb(self, node: RuleNode) -> str:
+        return " › ".join(n.title_clean or n.title for n in self.trail(node)[1:])
+
+    def neighbours(self, node: RuleNode) -> tuple[RuleNode | None, RuleNode | None]:
+        """The previous and next node of the same source in reading order."""
+        ids = self._document_order.get(node.source_id, [])
+        pos = self._position.get(node.id)
+        if pos is None:
+            return None, None
+        prev = self.nodes[ids[pos - 1]] if pos > 0 else None
+        nxt = self.nodes[ids[pos + 1]] if pos + 1 < len(ids) else None
+        return prev, nxt
+
+    def leaf_at(self, source_id: str, line: int) -> RuleNode | None:
+        """The leaf of ``source_id`` whose line span contains ``line``."""
+        for node in self.nodes.values():
+            if node.source_id == source_id and node.is_leaf and node.lines[0] <= line <= node.lines[1]:
+                return node
+        return None
+
+    def nodes_overlapping(self, source_id: str, start: int, end: int) -> list[RuleNode]:
+        return [
+            n
+            for n in self.nodes.values()
+            if n.source_id == source_id and n.is_leaf and n.lines[0] <= end and start <= n.lines[1]
+        ]
+
+    # ---- concepts ----------------------------------------------------------------------------
+    @cached_property
+    def concepts(self) -> dict[str, Concept]:
+        raw = self.terms_raw
+        if raw is None:
+            raw = _termbase_fallback()
+        found: dict[str, Concept] = {}
+        for item in raw:
+            if isinstance(item, dict):
+                concept = Concept.from_json(item)
+                if concept.id:
+                    found[concept.id] = concept
+        return dict(sorted(found.items()))
+
+    @cached_property
+    def concept_nodes(self) -> dict[str, list[dict[str, Any]]]:
+        """concept id -> [{node_id, source_id, edition, lines, role}] (defines first)."""
+        out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        if self.concepts_raw:
+            for item in self.concepts_raw:
+                cid = str(item.get("concept", ""))
+                for ref in item.get("nodes") or ():
+                    if ref.get("node_id") in self.nodes:
+                        out[cid].append(dict(ref))
+        elif self.graph:
+            for edge in _graph_edges(self.graph):
+                kind = edge.get("kind") or edge.get("key") or edge.get("type")
+                if kind not in ("defines", "mentions"):
+                    continue
+                node_id, cid = _strip_prefix(edge.get("source")), _strip_prefix(edge.get("target"))
+                if node_id in self.nodes:
+                    node = self.nodes[node_id]
+                    out[cid].append(
+                        {
+                            "node_id": node_id,
+                            "source_id": node.source_id,
+                            "edition": node.edition,
+                            "lines": list(node.lines),
+                            "role": kind,
+                        }
+                    )
+        else:
+            for node in self.nodes.values():
+                for cid in node.concepts:
+                    out[cid].append(
+                        {
+                            "node_id": node.id,
+                            "source_id": node.source_id,
+                            "edition": node.edition,
+                            "lines": list(node.lines),
+                            "role": "mentions",
+                        }
+                    )
+        for refs in out.values():
+            refs.sort(key=lambda r: (r.get("role") != "defines", r["source_id"], r["lines"][0]))
+        return dict(out)
+
+    def node_concepts(self, node: RuleNode) -> list[str]:
+        """Concepts a node defines or mentions (from the build, falling back to the node)."""
+        if node.concepts:
+            return list(node.concepts)
+        return sorted(cid for cid, refs in self.concept_nodes.items() if any(r["node_id"] == node.id for r in refs))
+
+    def same_concept(self, node: RuleNode) -> list[tuple[str, RuleNode]]:
+        """Rules of other editions about the same concept: ``same_concept`` edges, else shared concepts."""
+        found: list[tuple[str, RuleNode]] = []
+        seen: set[str] = set()
+        if self.graph:
+            for edge in _graph_edges(self.graph):
+                if (edge.get("kind") or edge.get("key") or edge.get("type")) != "same_concept":
+                    continue
+                a, b = _strip_prefix(edge.get("source")), _strip_prefix(edge.get("target"))
+                other = b if a == node.id else a if b == node.id else None
+                if other and other in self.nodes and other not in seen:
+                    seen.add(other)
+                    found.append((str(edge.get("concept", "")), self.nodes[other]))
+        if found:
+            return found
+        for cid in self.node_concepts(node):
+            for ref in self.concept_nodes.get(cid, []):
+                candidate = self.nodes.get(ref["node_id"])
+                if candidate is None or candidate.edition == node.edition or candidate.id in seen:
+                    continue
+                if ref.get("role") != "defines":
+                    continue
+                seen.add(candidate.id)
+                found.append((cid, candidate))
+        return found
+
+    def references(self, node: RuleNode) -> tuple[list[RuleNode], list[RuleNode]]:
+        """Cross-references out of and into ``node`` (``refers_to`` edges of the graph)."""
+        out: list[RuleNode] = []
+        into: list[RuleNode] = []
+        if not self.graph:
+            return out, into
+        for edge in _graph_edges(self.graph):
+            if (edge.get("kind") or edge.get("key") or edge.get("type")) != "refers_to":
+                continue
+            a, b = _strip_prefix(edge.get("source")), _strip_prefix(edge.get("target"))
+            if a == node.id and b in self.nodes:
+                out.append(self.nodes[b])
+            elif b == node.id and a in self.nodes:
+                into.append(self.nodes[a])
+        return out, into
+
+    # ---- examples ------------------------------------------------------------------------------
+    @cached_property
+    def examples(self) -> list[dict[str, Any]]:
+        return [e for e in self.examples_raw or () if isinstance(e, dict)]
+
+    def examples_for(self, node: RuleNode) -> list[dict[str, Any]]:
+        out = []
+        for example in self.examples:
+            if node.id in (example.get("rule_ids") or ()):
+                out.append(example)
+                continue
+            for citation in example.get("citations") or ():
+                lines: list[int] = list(citation.get("lines") or [])
+                sha = citation.get("source_sha256")
+                if (
+                    len(lines) == 2
+                    and sha == self.source(node.source_id).get("sha256")
+                    and node.is_leaf
+                    and lines[0] <= node.lines[1]
+                    and node.lines[0] <= lines[1]
+                ):
+                    out.append(example)
+                    break
+        return out
+
+    # ---- lookup --------------------------------------------------------------------------------
+    def suggest(self, wanted: str, n: int = 5) -> list[RuleNode]:
+        """Nodes whose id or title is close to ``wanted`` (for 404 pages)."""
+        return suggest(wanted, self.nodes.values(), n=n)
+
+    # ---- fallback search -----------------------------------------------------------------------
+    @cached_property
+    def _postings(self) -> tuple[dict[str, dict[str, int]], dict[str, int], float]:
+        postings: dict[str, dict[str, int]] = defaultdict(dict)
+        lengths: dict[str, int] = {}
+        for node in self.nodes.values():
+            if not node.is_leaf or node.kind in NON_RULE_KINDS:
+                continue
+            title = self.breadcrumb(node) + " " + (node.title_clean or node.title)
+            terms = lemmas(node.text_clean) + lemmas(title) * 2
+            lengths[node.id] = len(terms) or 1
+            for term, count in Counter(terms).items():
+                postings[term][node.id] = count
+        avg = sum(lengths.values()) / max(len(lengths), 1)
+        return dict(postings), lengths, avg
+
+    def simple_search(self, query: str, edition: str | None = None, limit: int = 10) -> list[tuple[RuleNode, float]]:
+        """BM25 over lemmas of the leaves: the search used until the Whoosh index is built."""
+        postings, lengths, avg = self._postings
+        total = len(lengths)
+        scores: dict[str, float] = defaultdict(float)
+        for term in set(lemmas(query)):
+            docs = postings.get(term)
+            if not docs:
+                continue
+            idf = math.log(1 + (total - len(docs) + 0.5) / (len(docs) + 0.5))
+            for nid, tf in docs.items():
+                norm = tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * lengths[nid] / avg))
+                scores[nid] += idf * norm
+        ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+        out = []
+        for nid, score in ranked:
+            node = self.nodes[nid]
+            if edition is not None and node.edition != edition:
+                continue
+            out.append((node, round(score, 3)))
+            if len(out) >= limit:
+                break
+        return out
+
+    @cached_property
+    def vocabulary(self) -> list[str]:
+        """Surface words of the texts (folded), for «did you mean»."""
+        words: set[str] = set()
+        for node in self.nodes.values():
+            for word in (node.text_clean + " " + node.title_clean).split():
+                word = fold(word.strip(".,;:!?«»()[]\"'—–-*"))
+                if len(word) > 3 and word.isalpha():
+                    words.add(word)
+        for concept in self.concepts.values():
+            words.update(fold(a) for a in concept.aliases if a.isalpha())
+        return sorted(words)
+
+    def did_you_mean(self, query: str) -> str | None:
+        """The query with unknown words replaced by the closest known ones, if that changes it."""
+        vocab = self.vocabulary
+        known = set(vocab)
+        changed = False
+        out = []
+        for word in query.split():
+            folded = fold(word)
+            if len(folded) > 3 and folded.isalpha() and folded not in known:
+                close = difflib.get_close_matches(folded, vocab, n=1, cutoff=0.75)
+                if close:
+                    out.append(close[0])
+                    changed = True
+                    continue
+            out.append(word)
+        return " ".join(out) if changed else None
+
+
+def suggest(wanted: str, nodes: Iterable[RuleNode], n: int = 5) -> list[RuleNode]:
+    by_key: dict[str, RuleNode] = {}
+    for node in nodes:
+        by_key.setdefault(node.id, node)
+        if node.title_clean:
+            by_key.setdefault(fold(node.title_clean), node)
+    wanted = fold(wanted.strip("/"))[:200]
+    keys = difflib.get_close_matches(wanted, list(by_key), n=n * 2, cutoff=0.45)
+    out: list[RuleNode] = []
+    for key in keys:
+        node = by_key[key]
+        if node not in out:
+            out.append(node)
+    return out[:n]
+
+
+def _strip_prefix(value: Any) -> str:
+    """Graph node keys may carry a type prefix (``rule:…``, ``concept:…``)."""
+    text = str(value or "")
+    for prefix in ("rule:", "node:", "concept:", "example:", "source:", "rendering:"):
+        if text.startswith(prefix):
+            return text[len(prefix) :]
+    return text
+
+
+def _graph_edges(graph: dict[str, Any]) -> Sequence[dict[str, Any]]:
+    edges = graph.get("edges") or graph.get("links") or []
+    return [e for e in edges if isinstance(e, dict)]
+
+
+def _termbase_fallback() -> list[dict[str, Any]]:
+    """The termbase straight from ``kb.terms`` when the build has no ``terms.json`` yet."""
+    import importlib
+
+    try:
+        terms = importlib.import_module("kb.terms")  # optional until the termbase lands
+    except ImportError:
+        return []
+    exporter = getattr(terms, "terms_json", None) or getattr(terms, "export_json", None)
+    if exporter is None:
+        return []
+    try:
+        data = exporter()
+    except Exception:  # pragma: no cover - a broken termbase must not break the pages
+        return []
+    return [d for d in data if isinstance(d, dict)] if isinstance(data, list) else []
+
+
+def get_build(path: Path) -> Build:
+    """The build at ``path``, loaded once per process and reloaded when the manifest changes."""
+    path = Path(path).resolve()
+    require_build(path)
+    try:
+        stamp = (path / "manifest.json").stat().st_mtime_ns
+    except OSError as exc:
+        raise IndexMissingError(f"No knowledge base built at {str(path)!r}: run `rulekb build` first.") from exc
+    cached = _CACHE.get(path)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    with _LOCK:
+        cached = _CACHE.get(path)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        build = Build.load(path)
+        _CACHE[path] = (stamp, build)
+        return build

@@ -1,0 +1,72 @@
+// rulekb: small enhancements; every page works without this file.
+// 1. Terms: the first tap on a term opens its explanation, the second follows the link.
+// 2. Copy buttons: copy the permalink (or any [data-copy] target) to the clipboard.
+(function () {
+  "use strict";
+
+  function closeAll(except) {
+    document.querySelectorAll(".term.open").forEach(function (el) {
+      if (el !== except) {
+        el.classList.remove("open");
+        var link = el.querySelector(".term-link");
+        if (link) link.setAttribute("aria-expanded", "false");
+      }
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest(".term-link");
+    if (link) {
+      var term = link.parentElement;
+      if (!term.classList.contains("open")) {
+        event.preventDefault();
+        closeAll(term);
+        term.classList.add("open");
+        link.setAttribute("aria-expanded", "true");
+        return;
+      }
+      return; // second tap: follow the link to the concept
+    }
+    if (!(event.target.closest && event.target.closest(".term-tip"))) closeAll(null);
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape") closeAll(null);
+  });
+
+  function copyText(text, button) {
+    function done(ok) {
+      var label = button.getAttribute("data-label") || button.textContent;
+      button.setAttribute("data-label", label);
+      button.textContent = ok ? "Скопировано" : "Выделите и скопируйте";
+      setTimeout(function () { button.textContent = label; }, 1800);
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(function () { done(true); }, function () { done(false); });
+    } else {
+      var field = document.createElement("textarea");
+      field.value = text;
+      field.setAttribute("readonly", "");
+      field.className = "visually-hidden";
+      document.body.appendChild(field);
+      field.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      document.body.removeChild(field);
+      done(ok);
+    }
+  }
+
+  document.querySelectorAll("button.copy[data-copy]").forEach(function (button) {
+    var target = document.querySelector(button.getAttribute("data-copy"));
+    if (!target) return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      copyText(target.value || target.textContent, button);
+    });
+  });
+
+  document.querySelectorAll("input[readonly]").forEach(function (input) {
+    input.addEventListener("focus", function () { input.select(); });
+  });
+})();

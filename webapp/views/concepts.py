@@ -1,0 +1,87 @@
+"""Concept pages: the definition, each edition's defining rule side by side, the engine's comparison
+where one applies, and the renderings per book."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, render_template
+
+from webapp.data import Build, Concept
+from webapp.views.common import citation, current_build
+from webapp.views.compare import comparisons_for
+from webapp.views.rules import render_node
+
+__all__ = ["bp", "concept_json", "edition_columns"]
+
+bp = Blueprint("concepts", __name__)
+
+
+def edition_columns(build: Build, concept_id: str) -> list[dict[str, Any]]:
+    """One column per edition (6, 7, Kill Team, 10): the defining rules, else the first mentions."""
+    refs = build.concept_nodes.get(concept_id, [])
+    columns = []
+    for edition in build.editions:
+        mine = [r for r in refs if r.get("edition") == edition and r["node_id"] in build.nodes]
+        defining = [r for r in mine if r.get("role") == "defines"]
+        chosen = defining[:3] if defining else mine[:2]
+        columns.append(
+            {
+                "edition": edition,
+                "defines": bool(defining),
+                "nodes": [build.nodes[r["node_id"]] for r in chosen],
+                "more": max(len(mine) - len(chosen), 0),
+            }
+        )
+    return columns
+
+
+def concept_json(build: Build, concept: Concept | None, concept_id: str) -> dict[str, Any]:
+    """The ``rulekb concepts --json`` object for one concept, plus its termbase entry."""
+    data: dict[str, Any] = concept.to_json() if concept else {"concept": concept_id}
+    nodes = []
+    for ref in build.concept_nodes.get(concept_id, []):
+        node = build.nodes.get(ref["node_id"])
+        if node is None:
+            continue
+        nodes.append(
+            {
+                "node_id": node.id,
+                "source_id": node.source_id,
+                "source_sha256": build.source(node.source_id).get("sha256", ""),
+                "edition": node.edition,
+                "lines": list(node.lines),
+                "role": ref.get("role", "mentions"),
+            }
+        )
+    data["nodes"] = nodes
+    data["comparisons"] = [c.to_json() for c in comparisons_for(concept_id)]
+    return data
+
+
+@bp.route("/concepts")
+def index() -> str:
+    build = current_build()
+    counts = {cid: len(refs) for cid, refs in build.concept_nodes.items()}
+    return render_template("concepts.html", concepts=list(build.concepts.values()), counts=counts)
+
+
+@bp.route("/concepts/<path:concept_id>")
+def concept(concept_id: str) -> str:
+    build = current_build()
+    item = build.concepts.get(concept_id)
+    if item is None and concept_id not in build.concept_nodes:
+        abort(404)
+    columns = edition_columns(build, concept_id)
+    bodies = {n.id: render_node(build, n) for col in columns for n in col["nodes"]}
+    cites = {n.id: citation(build, n) for col in columns for n in col["nodes"]}
+    return render_template(
+        "concept.html",
+        concept=item,
+        concept_id=concept_id,
+        columns=columns,
+        bodies=bodies,
+        cites=cites,
+        comparisons=comparisons_for(concept_id),
+        sources=build.sources,
+    )

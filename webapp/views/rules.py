@@ -1,0 +1,110 @@
+"""The rule page: breadcrumbs, the rendered text with terms and references linked, the citation,
+neighbours and children, the same concept in other editions, and worked examples with charts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, render_template, url_for
+
+from corpus.models import RuleNode
+from webapp.data import Build
+from webapp.render import RenderContext, TermMatcher, TermSense, render_text
+from webapp.views.common import citation, current_build
+
+__all__ = ["bp", "render_node", "term_context"]
+
+bp = Blueprint("rules", __name__)
+
+
+def term_context(build: Build, source_id: str) -> RenderContext:
+    """Term senses and the lemma matcher of this build (made once per build)."""
+    cached = build.__dict__.get("_term_parts")
+    if cached is None:
+        senses: dict[str, TermSense] = {}
+        phrases: list[tuple[str, str]] = []
+        for concept in build.concepts.values():
+            per_source: dict[str, list[tuple[str, str]]] = {}
+            for r in concept.renderings:
+                per_source.setdefault(r.source_id, []).append((r.text, r.status))
+                phrases.append((r.text, concept.id))
+            senses[concept.id] = TermSense(concept.id, concept.english, concept.definition, per_source)
+        cached = (senses, TermMatcher(phrases))
+        build.__dict__["_term_parts"] = cached
+    senses_, matcher = cached
+    return RenderContext(source_id=source_id, senses=senses_, matcher=matcher, concept_url=url_for("concepts.index") + "/")
+
+
+def _xrefs(build: Build, node: RuleNode) -> dict[str, str]:
+    """«см. стр. N» / «см. ниже» → URL: refers_to edges of the graph, else pages of the same source."""
+    out: dict[str, str] = {}
+    targets, _ = build.references(node)
+    for target in targets:
+        key = str(target.page) if target.page is not None else None
+        if key and key not in out:
+            out[key] = url_for("rules.rule", node_id=target.id)
+    if len(targets) == 1:
+        for where in ("ниже", "выше", "далее"):
+            out.setdefault(where, url_for("rules.rule", node_id=targets[0].id))
+    pages: dict[int, RuleNode] = {}
+    for other in build.nodes.values():
+        if other.source_id == node.source_id and other.page is not None and other.is_leaf:
+            pages.setdefault(other.page, other)
+    for page, target in pages.items():
+        out.setdefault(str(page), url_for("rules.rule", node_id=target.id))
+    return out
+
+
+def render_node(build: Build, node: RuleNode) -> Any:
+    ctx = term_context(build, node.source_id)
+    ctx.xrefs = _xrefs(build, node)
+    return render_text(node.text_clean or node.text, ctx)
+
+
+def _table(node: RuleNode) -> list[list[str]]:
+    return [line.split() for line in (node.text_clean or node.text).split("\n") if line.strip()]
+
+
+@bp.route("/rules/<path:node_id>")
+def rule(node_id: str) -> str:
+    build = current_build()
+    node = build.nodes.get(node_id.strip("/"))
+    if node is None:
+        abort(404)
+    prev, nxt = build.neighbours(node)
+    out_refs, in_refs = build.references(node)
+    concepts = [build.concepts[c] for c in build.node_concepts(node) if c in build.concepts]
+    return render_template(
+        "rule.html",
+        node=node,
+        trail=build.trail(node),
+        source=build.source(node.source_id),
+        cite=citation(build, node),
+        body=render_node(build, node) if node.is_leaf and node.kind.value != "table" else None,
+        table=_table(node) if node.kind.value == "table" else None,
+        children=build.children.get(node.id, []),
+        child_bodies={
+            child.id: render_node(build, child)
+            for child in build.children.get(node.id, [])
+            if child.is_leaf and child.kind.value != "table"
+        },
+        prev=prev,
+        next=nxt,
+        same=build.same_concept(node),
+        refs_out=out_refs,
+        refs_in=in_refs,
+        concepts=concepts,
+        examples=build.examples_for(node),
+    )
+
+
+@bp.route("/cite/<source_id>/<int:line>")
+def line(source_id: str, line: int) -> Any:
+    """The rule that holds line ``line`` of ``source_id`` (a citation as a link)."""
+    from flask import redirect
+
+    build = current_build()
+    node = build.leaf_at(source_id, line)
+    if node is None:
+        abort(404)
+    return redirect(url_for("rules.rule", node_id=node.id) + f"#L{line}", code=302)

@@ -1,0 +1,259 @@
+"""The search page (``/``, ``/search``) and the ask adapter shared with the API.
+
+:func:`run_ask` returns the ask object of the JSON contract (``rulekb ask --json``). It calls
+``kb.ask`` when that module is present (the Whoosh index is opened there, once per worker, on first
+use); otherwise it ranks the built nodes with :meth:`webapp.data.Build.simple_search` so the page
+works on any build.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import threading
+from typing import Any
+
+from flask import Blueprint, current_app, render_template, request
+from markupsafe import Markup, escape
+
+from corpus.errors import QueryError
+from kb.analysis import lemmas, tokens
+from webapp.data import Build
+from webapp.render import TermMatcher
+from webapp.views.common import clean_query, current_build, hit_json, parse_edition
+
+__all__ = ["bp", "faq_for", "highlight", "run_ask"]
+
+bp = Blueprint("search", __name__)
+
+_SENTENCE = re.compile(r"(?<=[.!?…])\s+(?=[«\"(А-ЯЁA-Z0-9•-])")
+_NUMBER = re.compile(r"(\d+\s*[DdДд]\s*\d+|\b[DdДд]\d+|\d+\+|\d+(?:[.,]\d+)?\s*(?:\"|″|”|дюйм\w*)|\d+)")
+_FAQ_LOCK = threading.Lock()
+_FAQ: list[Any] | None = None
+#: An answer sentence is offered only above this fallback score (BM25 over lemmas).
+FALLBACK_ANSWER_SCORE = 6.0
+
+
+def _kb_ask() -> Any | None:
+    try:
+        module = importlib.import_module("kb.ask")
+    except ImportError:
+        return None
+    return getattr(module, "ask", None)
+
+
+def faq_entries() -> list[Any]:
+    """The FAQ, loaded once per process (empty when ``kb/data/faq.toml`` is missing or invalid)."""
+    global _FAQ
+    if _FAQ is None:
+        with _FAQ_LOCK:
+            if _FAQ is None:
+                try:
+                    from kb.faq import load_faq
+
+                    _FAQ = list(load_faq())
+                except Exception:  # a broken FAQ file must not break search
+                    _FAQ = []
+    return _FAQ
+
+
+def faq_for(question: str, edition: str | None) -> dict[str, Any] | None:
+    """The best FAQ entry for ``question`` above the FAQ's own threshold, as JSON."""
+    entries = faq_entries()
+    if not entries or not question:
+        return None
+    from kb.faq import DEFAULT_THRESHOLD, match_faq
+
+    found = match_faq(question, entries, edition=edition, limit=1)
+    if not found or found[0][1] < DEFAULT_THRESHOLD:
+        return None
+    entry, score = found[0]
+    return {
+        "id": entry.id,
+        "question": entry.question,
+        "edition": entry.edition,
+        "answer": entry.answer,
+        "concepts": list(entry.concepts),
+        "score": score,
+        "citations": [{"source": c.source, "lines": list(c.lines), "quotes": list(c.quotes)} for c in entry.citations],
+    }
+
+
+def _matcher(build: Build) -> TermMatcher:
+    cached = build.__dict__.get("_query_matcher")
+    if cached is None:
+        phrases = []
+        for concept in build.concepts.values():
+            phrases.append((concept.id.replace("-", " "), concept.id))
+            if concept.english:
+                phrases.append((concept.english, concept.id))
+            phrases.extend((alias, concept.id) for alias in concept.aliases)
+            phrases.extend((r.text, concept.id) for r in concept.renderings)
+        cached = TermMatcher(phrases)
+        build.__dict__["_query_matcher"] = cached
+    matcher: TermMatcher = cached
+    return matcher
+
+
+def _best_sentence(text: str, query_terms: set[str]) -> str:
+    sentences = [s.strip() for s in _SENTENCE.split(" ".join(text.split())) if s.strip()]
+    if not sentences:
+        return ""
+    scored = [(len(query_terms.intersection(lemmas(s))), -i, s) for i, s in enumerate(sentences)]
+    return max(scored)[2]
+
+
+def _fallback_ask(build: Build, question: str, edition: str | None, limit: int) -> dict[str, Any]:
+    query_terms = set(lemmas(question))
+    concepts = sorted({c for _, _, c in _matcher(build).find(question)})
+    hits = []
+    ranked = build.simple_search(question, edition=edition, limit=limit)
+    for node, score in ranked:
+        snippet = _best_sentence(node.text_clean, query_terms)
+        hits.append(hit_json(build, node, score, snippet[:400]))
+    answer = None
+    if ranked and ranked[0][1] >= FALLBACK_ANSWER_SCORE and hits[0]["snippet"]:
+        answer = {"text": hits[0]["snippet"], "node_id": hits[0]["node_id"]}
+    return {
+        "question": question,
+        "edition": edition,
+        "concepts": concepts,
+        "answer": answer,
+        "hits": hits,
+        "engine": "fallback",
+    }
+
+
+def run_ask(build: Build, question: str, edition: str | None, limit: int) -> dict[str, Any]:
+    """The ask object for ``question`` (contract of ``rulekb ask --json``), plus page extras."""
+    ask = _kb_ask()
+    result: dict[str, Any] | None = None
+    if ask is not None:
+        try:
+            result = ask(question, edition=edition, limit=limit, build_dir=build.path)
+        except QueryError:
+            raise
+        except TypeError:
+            result = ask(question, edition=edition, limit=limit)
+        if result is not None and not isinstance(result, dict):
+            to_json = getattr(result, "to_json", None) or getattr(result, "model_dump", None)
+            result = to_json() if to_json else None
+    if result is None:
+        result = _fallback_ask(build, question, edition, limit)
+    result.setdefault("id", None)
+    result.setdefault("question", question)
+    result.setdefault("edition", edition)
+    result.setdefault("concepts", [])
+    result.setdefault("answer", None)
+    result.setdefault("hits", [])
+    if "faq" not in result:
+        result["faq"] = faq_for(question, edition)
+    if "did_you_mean" not in result:
+        best = max((h.get("score") or 0 for h in result["hits"]), default=0)
+        result["did_you_mean"] = build.did_you_mean(question) if best < FALLBACK_ANSWER_SCORE else None
+    return result
+
+
+def highlight(text: str, question: str) -> Markup:
+    """``text`` escaped, with the words sharing a lemma with ``question`` and the numbers marked."""
+    wanted = {t for t in lemmas(question) if len(t) > 1}
+    spans = [(t.start, t.end) for t in tokens(text) if t.text in wanted]
+    out: list[str] = []
+    pos = 0
+    for start, end in spans:
+        if start < pos:
+            continue
+        out.append(str(escape(text[pos:start])))
+        out.append(f"<mark>{escape(text[start:end])}</mark>")
+        pos = end
+    out.append(str(escape(text[pos:])))
+    return Markup("".join(out))  # safe: pieces are escaped above
+
+
+def mark_numbers(text: str) -> Markup:
+    """``text`` escaped with numbers and dice notation emphasised (for the answer sentence)."""
+    out: list[str] = []
+    pos = 0
+    for match in _NUMBER.finditer(text):
+        out.append(str(escape(text[pos : match.start()])))
+        out.append(f'<strong class="num">{escape(match.group(0))}</strong>')
+        pos = match.end()
+    out.append(str(escape(text[pos:])))
+    return Markup("".join(out))  # safe: pieces are escaped above
+
+
+def _other_editions(build: Build, result: dict[str, Any]) -> list[dict[str, Any]]:
+    """«The same in other editions»: from the ask object if it has them, else by the concepts found."""
+    given = result.get("same_concept") or result.get("other_editions")
+    if isinstance(given, list):
+        return [g for g in given if isinstance(g, dict) and g.get("node_id") in build.nodes]
+    hits = result.get("hits") or []
+    shown = {h.get("edition") for h in hits[:1]}
+    out = []
+    for cid in result.get("concepts") or []:
+        for ref in build.concept_nodes.get(cid, []):
+            if ref.get("role") != "defines" or ref.get("edition") in shown:
+                continue
+            shown.add(ref.get("edition"))
+            out.append({"concept": cid, "node_id": ref["node_id"], "edition": ref.get("edition")})
+    return out
+
+
+def display_hits(build: Build, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Hits with what the page shows besides the contract: breadcrumb, book, citation text."""
+    out = []
+    for hit in hits:
+        node = build.nodes.get(str(hit.get("node_id")))
+        if node is None:
+            continue
+        source = build.source(node.source_id)
+        start, end = node.lines
+        where = [f"с. {node.page}" if node.page is not None else "", f"строки {start}–{end}" if end > start else f"строка {start}"]
+        out.append(
+            {
+                **hit,
+                "node": node,
+                "breadcrumb": build.breadcrumb(node),
+                "book": source.get("title", node.source_id),
+                "where": ", ".join(w for w in where if w),
+                "snippet": str(hit.get("snippet") or node.text_clean[:300]),
+            }
+        )
+    return out
+
+
+@bp.route("/")
+@bp.route("/search")
+def search() -> str | tuple[str, int]:
+    build = current_build()
+    raw_q = request.args.get("q", "")
+    raw_edition = request.args.get("edition", "")
+    notice = None
+    try:
+        edition = parse_edition(raw_edition)
+    except QueryError as exc:
+        edition, notice = None, exc.message
+    try:
+        question = clean_query(raw_q)
+    except QueryError as exc:
+        return render_template(
+            "search.html", q=raw_q[:500], edition=edition, result=None, hits=[], notice=exc.message, other=[]
+        ), 400
+    result = None
+    other: list[dict[str, Any]] = []
+    hits: list[dict[str, Any]] = []
+    if question:
+        result = run_ask(build, question, edition, int(current_app.config["SEARCH_LIMIT"]))
+        other = _other_editions(build, result)
+        hits = display_hits(build, result["hits"])
+    return render_template(
+        "search.html",
+        q=question,
+        edition=edition,
+        result=result,
+        hits=hits,
+        notice=notice,
+        other=other,
+        nodes=build.nodes,
+        concepts=build.concepts,
+    )
