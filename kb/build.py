@@ -92,6 +92,7 @@ def _optional_stage(module: str, function: str) -> Stage:
 #: The build stages in order: (name, function).
 STAGES: list[tuple[str, Stage]] = [
     ("nodes", _stage_nodes),
+    ("index", _optional_stage("kb.index", "stage_index")),
 ]
 
 

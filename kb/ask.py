@@ -1,0 +1,337 @@
+"""The FAQ assistant: a question in, the ruling passage out — cited, with its answer sentence.
+
+:func:`ask` returns the ``rulekb ask --json`` contract (see ``ARCHITECTURE.md``)::
+
+    {"id", "question", "edition", "concepts", "answer": {"text", "node_id"} | null, "hits": [...]}
+
+plus fields other tools may use: ``editions`` (every edition the question names), ``faq`` (the
+curated entry that answers it, whose cited passages then lead the hits), ``other_editions``
+(the same concept's defining rule in the other editions), ``did_you_mean`` and ``confidence``.
+
+The answer is the sentence (or two) of the best leaf that shares the most — and the rarest —
+lemmas with the question, numbers counted. When the question's words are mostly unknown to
+the rules (a recipe, the weather), ``answer`` is ``null`` and ``hits`` is empty: «ответ не
+найден» is better than a random passage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from corpus.errors import QueryError
+from kb.index import NodeFeatures
+from kb.query import NEAR_EDITIONS, ParsedQuery
+from kb.search import Hit, KnowledgeIndex, check_limit, get_index, search_parsed, snippet
+
+__all__ = [
+    "ANSWER_THRESHOLD",
+    "FAQ_HIGH",
+    "ask",
+    "ask_batch",
+    "coverage",
+    "format_answer",
+    "load_faq_entries",
+]
+
+#: Below this share of the question's (IDF-weighted) words found in the best leaf, and with no
+#: concept recognised, there is no answer.
+ANSWER_THRESHOLD = 0.3
+#: With a concept recognised the bar is lower (the concept itself is evidence).
+ANSWER_THRESHOLD_CONCEPT = 0.12
+#: A FAQ match at least this good is taken even when retrieval did not find its passages.
+FAQ_HIGH = 0.6
+#: How deep in the retrieval ranking a FAQ entry's passages must appear to confirm a weaker match.
+FAQ_CONFIRM_DEPTH = 5
+
+
+@lru_cache(maxsize=1)
+def load_faq_entries() -> tuple[Any, ...]:
+    """The curated FAQ entries (``kb/data/faq.toml``), or none when the file is missing or invalid."""
+    try:
+        from kb.faq import load_faq
+    except ImportError:  # pragma: no cover - kb.faq ships with the project
+        return ()
+    try:
+        return tuple(load_faq())
+    except QueryError:  # pragma: no cover
+        return ()
+    except Exception as exc:
+        from corpus.errors import RulebaseError
+
+        if isinstance(exc, RulebaseError):
+            return ()
+        raise
+
+
+def coverage(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures) -> float:
+    """Share of the question's words (IDF-weighted) that the leaf, its headings or its concepts carry.
+
+    A word counts as found when any term standing for it (its lemma, translation, synonym,
+    correction) is in the leaf, or when it names a concept the leaf mentions or defines. A word
+    the rules never use weighs as much as the rarest word, so an off-topic question scores low.
+    """
+    present = {t for sentence in features.sentence_lemmas for t in sentence} | set(features.heading_lemmas)
+    concepts_here = set(features.concepts) | set(features.defines)
+    top = index.idf("\u0000unknown\u0000")
+    total = found = 0.0
+    seen: set[str] = set()
+    for word in parsed.words:
+        if word.light or word.lemma in seen:
+            continue
+        seen.add(word.lemma)
+        known = [a for a in word.alternatives if a in index.vocabulary]
+        weight = max(index.idf(a) for a in known) if known else top
+        total += weight
+        if (word.concept is not None and word.concept in concepts_here) or any(
+            a in present for a in word.alternatives
+        ):
+            found += weight
+    return found / total if total > 0 else 0.0
+
+
+def _sentence_score(index: KnowledgeIndex, lemmas: Sequence[str], weights: dict[str, float], numbers: set[str]) -> float:
+    seen = set(lemmas)
+    score = sum(w for t, w in weights.items() if t in seen)
+    score += sum(0.5 * index.idf(n) for n in numbers if n in seen)
+    return score
+
+
+def answer_sentences(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures) -> str:
+    """The sentence(s) of ``features`` that best answer ``parsed``."""
+    sentences = features.sentences
+    if not sentences:
+        return features.text
+    weights = {t.text: t.weight * index.idf(t.text) for t in parsed.terms if t.origin != "light"}
+    for concept in parsed.concepts:
+        for phrase in parsed.concept_phrases.get(concept, ()):
+            for lemma in index.lemmas_of(phrase):
+                weights[lemma] = max(weights.get(lemma, 0.0), index.idf(lemma))
+    numbers = set(parsed.numbers)
+    scores = [_sentence_score(index, lemmas, weights, numbers) for lemmas in features.sentence_lemmas]
+    best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
+    chosen = [best]
+    # a sentence that announces a list or a condition needs the next one
+    if (sentences[best].rstrip().endswith(":") and best + 1 < len(sentences)) or (best + 1 < len(sentences) and scores[best + 1] >= 0.6 * scores[best] > 0):
+        chosen.append(best + 1)
+    text = " ".join(sentences[i] for i in chosen)
+    if len(text) > 600:
+        text = text[:600].rsplit(" ", 1)[0] + "…"
+    return text
+
+
+def highlight_numbers(text: str) -> str:
+    """``text`` HTML-escaped with numbers and dice notation in ``<b>…</b>``."""
+    import html
+
+    pattern = re.compile(r"(\d*[DdДд]\d+(?:\s?[+\-]\s?\d+)?|[+\-−]?\d+(?:[.,]\d+)?(?:\+|\"|″|”| ?дюйм\w*)?)")
+    parts = pattern.split(text)
+    return "".join(f"<b>{html.escape(p)}</b>" if i % 2 else html.escape(p) for i, p in enumerate(parts))
+
+
+def _edition_fits(entry_edition: str, editions: Sequence[str]) -> bool:
+    if not editions:
+        return True
+    return entry_edition in editions or any(entry_edition in NEAR_EDITIONS.get(e, ()) for e in editions)
+
+
+def _faq_nodes(index: KnowledgeIndex, entry: Any) -> list[str]:
+    """Indexed leaves that overlap the entry's citations, in citation order."""
+    result: dict[str, None] = {}
+    for citation in entry.citations:
+        start, end = citation.lines
+        for features in index.by_source.get(citation.source, ()):
+            if features.lines[0] <= end and features.lines[1] >= start:
+                result.setdefault(features.id, None)
+    return list(result)
+
+
+def pick_faq(index: KnowledgeIndex, parsed: ParsedQuery, hits: Sequence[Hit]) -> tuple[Any, float, list[str]] | None:
+    """The FAQ entry that answers the question, confirmed by retrieval, or ``None``."""
+    entries = load_faq_entries()
+    if not entries:
+        return None
+    from kb.faq import DEFAULT_THRESHOLD, match_faq
+
+    top = {hit.node_id for hit in hits[:FAQ_CONFIRM_DEPTH]}
+    for entry, score in match_faq(parsed.cleaned, entries, edition=parsed.explicit_edition, limit=3):
+        if score < DEFAULT_THRESHOLD:
+            break
+        if not _edition_fits(entry.edition, parsed.editions):
+            continue
+        nodes = _faq_nodes(index, entry)
+        if not nodes:
+            continue
+        if score >= FAQ_HIGH or top.intersection(nodes):
+            return entry, score, nodes
+    return None
+
+
+def _hit(index: KnowledgeIndex, features: NodeFeatures, score: float, terms: set[str]) -> Hit:
+    return Hit(
+        node_id=features.id,
+        title=features.title,
+        heading=features.heading,
+        breadcrumb=list(features.breadcrumb),
+        edition=features.edition,
+        source_id=features.source_id,
+        source_sha256=features.source_sha256,
+        lines=features.lines,
+        page=features.page,
+        kind=features.kind,
+        score=score,
+        snippet=snippet(features, terms),
+    )
+
+
+def other_editions(index: KnowledgeIndex, concepts: Iterable[str], edition: str | None) -> list[dict[str, Any]]:
+    """For each concept, the first leaf defining it in every edition other than ``edition``."""
+    result: list[dict[str, Any]] = []
+    for concept in concepts:
+        for other, node_ids in sorted(index.concept_nodes.get(concept, {}).items()):
+            if other == edition or not node_ids:
+                continue
+            features = index.features[node_ids[0]]
+            result.append(
+                {
+                    "concept": concept,
+                    "edition": other,
+                    "node_id": features.id,
+                    "title": features.heading or features.title,
+                    "source_id": features.source_id,
+                    "lines": list(features.lines),
+                }
+            )
+    return result
+
+
+def ask(
+    question: str,
+    *,
+    edition: str | None = None,
+    limit: int = 5,
+    build_dir: Path | None = None,
+    question_id: str | None = None,
+    use_faq: bool = True,
+) -> dict[str, Any]:
+    """Answer one question; the ``rulekb ask --json`` object (see the module docstring)."""
+    check_limit(limit)
+    index = get_index(build_dir)
+    parsed = index.parse(question, edition)
+    result: dict[str, Any] = {
+        "id": question_id,
+        "question": question,
+        "edition": parsed.edition,
+        "editions": list(parsed.editions),
+        "concepts": list(parsed.concepts),
+        "answer": None,
+        "faq": None,
+        "other_editions": [],
+        "did_you_mean": parsed.did_you_mean,
+        "confidence": 0.0,
+        "hits": [],
+    }
+    if parsed.empty:
+        return result
+    hits = search_parsed(index, parsed, max(limit, 10))
+    faq = pick_faq(index, parsed, hits) if use_faq else None
+    if faq is not None:
+        entry, score, nodes = faq
+        terms = {t.text for t in parsed.terms if t.origin != "light"}
+        top_score = hits[0].score if hits else 1.0
+        lead = [_hit(index, index.features[n], top_score, terms) for n in nodes]
+        lead_ids = set(nodes)
+        hits = lead + [h for h in hits if h.node_id not in lead_ids]
+        result["faq"] = {
+            "id": entry.id,
+            "question": entry.question,
+            "answer": entry.answer,
+            "edition": entry.edition,
+            "score": round(score, 4),
+        }
+    if not hits:
+        return result
+    best = index.features[hits[0].node_id]
+    confidence = coverage(index, parsed, best)
+    result["confidence"] = round(confidence, 4)
+    threshold = ANSWER_THRESHOLD_CONCEPT if parsed.concepts else ANSWER_THRESHOLD
+    if faq is None and confidence < threshold:
+        return result
+    text = answer_sentences(index, parsed, best)
+    result["answer"] = {"text": text, "node_id": best.id, "html": highlight_numbers(text)}
+    concepts = parsed.concepts[:3]
+    result["other_editions"] = other_editions(index, concepts, best.edition)
+    result["hits"] = [hit.to_json() for hit in hits[:limit]]
+    return result
+
+
+def ask_batch(
+    rows: Iterable[dict[str, Any]],
+    *,
+    edition: str | None = None,
+    limit: int = 5,
+    build_dir: Path | None = None,
+    use_faq: bool = True,
+) -> Iterable[dict[str, Any]]:
+    """:func:`ask` over ``{"id", "question"}`` rows; a bad row yields an object with ``error``.
+
+    Other fields of a row are ignored (an evaluation row's gold ``edition`` must not filter).
+    """
+    for row in rows:
+        question_id = row.get("id")
+        question = row.get("question")
+        try:
+            if not isinstance(question, str):
+                raise QueryError(f"row {question_id!r} has no \"question\" text")
+            yield ask(
+                question,
+                edition=edition,
+                limit=limit,
+                build_dir=build_dir,
+                question_id=None if question_id is None else str(question_id),
+                use_faq=use_faq,
+            )
+        except QueryError as exc:
+            yield {"id": question_id, "question": question, "edition": None, "concepts": [], "answer": None,
+                   "hits": [], "error": exc.message}
+
+
+def format_answer(result: dict[str, Any]) -> str:
+    """A readable answer for the terminal."""
+    lines: list[str] = []
+    if result.get("did_you_mean"):
+        lines.append(f"Возможно, вы имели в виду: {result['did_you_mean']}")
+    if result.get("concepts"):
+        lines.append("Понятия: " + ", ".join(result["concepts"]))
+    faq = result.get("faq")
+    if faq:
+        lines += ["", f"FAQ: {faq['question']}", f"  {faq['answer']}"]
+    answer = result.get("answer")
+    if answer is None:
+        lines += ["", "Ответ не найден: в правилах нет подходящего места. Уточните вопрос или назовите редакцию."]
+        return "\n".join(lines)
+    hits = result["hits"]
+    top = hits[0] if hits else None
+    lines.append("")
+    lines.append(answer["text"])
+    if top is not None:
+        lines.append(f"  — {_citation(top)}")
+    if len(hits) > 1:
+        lines += ["", "Ещё по теме:"]
+        for hit in hits[1:]:
+            lines.append(f"  • {hit['heading'] or hit['title']} — {_citation(hit)}")
+    if result.get("other_editions"):
+        lines += ["", "В других редакциях:"]
+        for other in result["other_editions"]:
+            lines.append(f"  • {other['edition']}: {other['title']} ({other['source_id']}, строки {other['lines'][0]}–{other['lines'][1]})")
+    return "\n".join(lines)
+
+
+def _citation(hit: dict[str, Any]) -> str:
+    page = f", с. {hit['page']}" if hit.get("page") is not None else ""
+    start, end = hit["lines"]
+    span = f"строка {start}" if start == end else f"строки {start}–{end}"
+    return f"{hit['source_id']} ({hit['edition']}-я ред.{page}, {span})" if hit["edition"] != "kt" else f"{hit['source_id']} (Kill Team{page}, {span})"

@@ -1,0 +1,831 @@
+"""Query understanding: what a player's question is about, in which edition, in which words.
+
+A question goes through the same analyzer as the rule texts (:mod:`kb.analysis`), then:
+
+* **cleaning** — control characters and symbols are dropped; anything beyond
+  :data:`MAX_QUERY_CHARS` is refused with a :class:`~corpus.errors.QueryError`;
+* **edition detection** — «в 6-й», «6-ка», «шестёрке», «6th», «10ed», «десятка», «kill team»,
+  «кт»… (:func:`detect_editions`); a dice «шестёрка» («выпала шестёрка») is not an edition;
+* **concept detection** — n-grams of lemmas against every rendering, alias, English term and
+  abbreviation of the termbase, in any inflection, plus a fuzzy match for slang
+  («бэтлшок» ≈ «баттл-шок», «зачарджил» → «чардж») (:class:`ConceptMatcher`);
+* **expansion** — English rule words and Russian synonyms that the texts use for the same thing
+  (unit = отряд / подразделение / юнит), at a lower weight (:data:`SYNONYMS`, :data:`ENGLISH`);
+* **spelling** — an unknown word close to a word of the texts is corrected, and the correction
+  is offered as «did you mean» (:class:`Speller`).
+
+The result is a :class:`ParsedQuery`: weighted terms that :mod:`kb.search` turns into Whoosh
+query objects directly — user text never reaches a query parser, so quotes, parentheses,
+``AND``/``OR``, ``*`` and ``field:value`` are just words.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from corpus.errors import QueryError
+from kb.analysis import Term, fold, lemma, tokens
+
+__all__ = [
+    "EDITION_CODES",
+    "ENGLISH",
+    "MAX_QUERY_CHARS",
+    "NEAR_EDITIONS",
+    "SYNONYMS",
+    "ConceptEntry",
+    "ConceptMatch",
+    "ConceptMatcher",
+    "ParsedQuery",
+    "QueryTerm",
+    "QueryWord",
+    "Speller",
+    "clean_query",
+    "detect_editions",
+    "load_concepts",
+    "parse_query",
+    "slang_key",
+]
+
+#: A question longer than this is refused (a player's question is a sentence or two).
+MAX_QUERY_CHARS = 2000
+#: Known edition codes (see :data:`corpus.models.EDITIONS`).
+EDITION_CODES = ("10", "6", "7", "kt")
+#: Editions whose rules are close relatives (the Kill Team supplement sits on 6th/7th).
+NEAR_EDITIONS: dict[str, frozenset[str]] = {
+    "6": frozenset({"7", "kt"}),
+    "7": frozenset({"6", "kt"}),
+    "kt": frozenset({"6", "7"}),
+    "10": frozenset(),
+}
+
+# --- cleaning ---------------------------------------------------------------------------------
+
+
+def clean_query(text: str) -> str:
+    """NFC, control and symbol characters dropped, whitespace collapsed.
+
+    Raises :class:`QueryError` when the text is longer than :data:`MAX_QUERY_CHARS`.
+    """
+    if not isinstance(text, str):
+        raise QueryError(f"A question must be text, got {type(text).__name__}.")
+    if len(text) > MAX_QUERY_CHARS:
+        raise QueryError(
+            f"The question is {len(text)} characters long; ask in at most {MAX_QUERY_CHARS} "
+            f"(one or two sentences), starting {text[:40]!r}."
+        )
+    text = unicodedata.normalize("NFC", text)
+    kept: list[str] = []
+    for char in text:
+        category = unicodedata.category(char)
+        if category[0] == "C" or category in ("So", "Sk", "Cs"):
+            kept.append(" ")
+        else:
+            kept.append(char)
+    return " ".join("".join(kept).split())
+
+
+# --- editions ---------------------------------------------------------------------------------
+
+_NUM_SUFFIX = r"(?:-?\s?(?:я|й|ой|ая|ей|ю|ую|ка|ке|ки|ку|кой|кe|th|e|ed|ed\.|ed\b|ая))"
+_EDITION_WORD = r"(?:редакц\w*|ред\.?|изд\w*|эдишн\w*|edition|ed\b|версии|версия)"
+_EDITION_PATTERNS: dict[str, tuple[str, ...]] = {
+    "10": (
+        r"\b10\s?(?:th|e|ed|ed\.)(?![\w])",
+        r"\b10\s?-?\s?(?:ка|ке|ки|ку|кой)\b",
+        r"\b10\s?-?\s?(?:я|й|ой|ая|ей|ую)?\s+" + _EDITION_WORD,
+        r"(?:\bв|\bво|\bиз|\bдля|\bпо|\bи|\bот|\bс|\bчем)\s+10\s?-\s?(?:й|ой|ей|я)\b",
+        r"\bдесятк\w*",
+        r"\bдесят\w*\s+" + _EDITION_WORD,
+        r"\btenth\b",
+    ),
+    "6": (
+        r"\b6\s?(?:th|e|ed|ed\.)(?![\w])",
+        r"\b6\s?-?\s?(?:ка|ке|ки|ку|кой)\b",
+        r"\b6\s?-?\s?(?:я|й|ой|ая|ей|ую)?\s+" + _EDITION_WORD,
+        r"(?:\bв|\bво|\bиз|\bдля|\bпо|\bи|\bот|\bс|\bчем)\s+6\s?-\s?(?:й|ой|ей|я)\b",
+        r"\bшестерк\w*",
+        r"\bшест\w*\s+" + _EDITION_WORD,
+        r"\bsixth\b",
+    ),
+    "7": (
+        r"\b7\s?(?:th|e|ed|ed\.)(?![\w])",
+        r"\b7\s?-?\s?(?:ка|ке|ки|ку|кой)\b",
+        r"\b7\s?-?\s?(?:я|й|ой|ая|ей|ую)?\s+" + _EDITION_WORD,
+        r"(?:\bв|\bво|\bиз|\bдля|\bпо|\bи|\bот|\bс|\bчем)\s+7\s?-\s?(?:й|ой|ей|я)\b",
+        r"\bсемерк\w*",
+        r"\bседьм\w*\s+" + _EDITION_WORD,
+        r"\bseventh\b",
+    ),
+    "kt": (
+        r"\bkill\s?-?\s?team\w*",
+        r"\bkt\b",
+        r"\bкилл?\s?-?\s?тим\w*",
+        r"\bкт\b",
+    ),
+}
+_EDITION_RE: dict[str, re.Pattern[str]] = {
+    edition: re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+    for edition, patterns in _EDITION_PATTERNS.items()
+}
+#: «выпала шестёрка», «кинул 6-ку»: a die face, not an edition.
+_DICE_CONTEXT = re.compile(
+    r"(?:выпа\w*|выкин\w*|выброс\w*|кину\w*|кида\w*|бросил\w*|натурал\w*|куб\w*|кост\w*|результат\w*|"
+    r"на\s+кубе|d6|д6|перебро\w*|реролл\w*)\W+(?:\w+\W+){0,2}$",
+    re.IGNORECASE,
+)
+_DICE_WORD = re.compile(r"^(?:\d\s?-?\s?(?:ка|ке|ки|ку|кой)|шестерк\w*|семерк\w*|десятк\w*)", re.IGNORECASE)
+
+
+def detect_editions(text: str) -> list[str]:
+    """Editions the text names, in the order it names them («в 6-й и в 10-й» → ``["6", "10"]``)."""
+    folded = fold(text)
+    found: list[tuple[int, str]] = []
+    for edition, pattern in _EDITION_RE.items():
+        for match in pattern.finditer(folded):
+            if _DICE_WORD.match(match.group(0)) and _DICE_CONTEXT.search(folded[: match.start()]):
+                continue
+            found.append((match.start(), edition))
+            break
+    found.sort()
+    return [edition for _, edition in found]
+
+
+def _strip_edition_words(text: str) -> str:
+    """The text without the words that name an edition (they are not about the rule)."""
+    folded = fold(text)
+    spans: list[tuple[int, int]] = []
+    for pattern in _EDITION_RE.values():
+        for match in pattern.finditer(folded):
+            if _DICE_WORD.match(match.group(0)) and _DICE_CONTEXT.search(folded[: match.start()]):
+                continue
+            spans.append(match.span())
+    if not spans:
+        return text
+    chars = list(text)
+    for start, end in spans:
+        for index in range(start, min(end, len(chars))):
+            chars[index] = " "
+    return "".join(chars)
+
+
+# --- vocabulary: synonyms and English rule words -----------------------------------------------
+
+#: Groups of Russian lemmas the texts (and players) use for the same thing. A query word in a
+#: group also searches the others at a lower weight. Concept-level synonyms live in the termbase;
+#: these are the everyday rule words around them.
+SYNONYMS: tuple[tuple[str, ...], ...] = (
+    ("отряд", "подразделение", "юнит", "блок"),
+    ("бросок", "бросать", "бросить", "кидать", "кинуть", "кубик", "куб", "кость", "прокинуть"),
+    ("переброс", "перебрасывать", "перебросить"),
+    ("перемещение", "перемещаться", "переместить", "движение", "двигаться", "передвигаться", "мув"),
+    ("стрельба", "стрелять", "стрелковый", "выстрел", "обстрел"),
+    ("рукопашный", "рукопашная", "рукопашка", "ближний"),
+    ("враг", "вражеский", "противник"),
+    ("расстояние", "дистанция", "дальность", "радиус"),
+    ("атака", "атаковать", "удар"),
+    ("рана", "ранение", "ранить", "вунд"),
+    ("проверка", "тест"),
+    ("характеристика", "профиль", "стат"),
+    ("спасбросок", "сейв", "спас"),
+    ("оружие", "пушка", "ствол"),
+    ("техника", "машина", "танк"),
+    ("ландшафт", "местность", "рельеф", "террейн"),
+    ("укрытие", "кавер"),
+    ("способность", "абилка", "абилити", "умение"),
+    ("смертельный", "мортал", "мортальный"),
+    ("погибнуть", "уничтожить", "убить", "умереть", "снять"),
+    ("получать", "давать", "дать"),
+    ("цель", "мишень", "таргет"),
+    ("раунд", "ход"),
+    ("игрок", "оппонент", "соперник"),
+)
+
+#: English rule words → Russian lemmas the texts use (English questions reach Russian text).
+#: Concept names (overwatch, engagement range…) come from the termbase; these are the words around.
+ENGLISH: dict[str, tuple[str, ...]] = {
+    "unit": ("отряд", "подразделение", "юнит"),
+    "model": ("модель",),
+    "enemy": ("вражеский", "враг", "противник"),
+    "friendly": ("дружественный", "свой"),
+    "move": ("перемещение", "перемещаться", "движение", "двигаться"),
+    "moved": ("перемещение", "переместить"),
+    "movement": ("движение", "перемещение"),
+    "normal": ("обычный",),
+    "advance": ("продвижение", "продвинуться", "наступление"),
+    "fall": ("отступление", "отступать"),
+    "back": ("отступление",),
+    "remain": ("оставаться",),
+    "stationary": ("неподвижный",),
+    "shoot": ("стрельба", "стрелять"),
+    "shooting": ("стрельба",),
+    "shot": ("выстрел", "стрельба"),
+    "fight": ("бой", "сражаться"),
+    "melee": ("рукопашный", "ближний", "бой"),
+    "close": ("ближний",),
+    "combat": ("бой", "рукопашный"),
+    "assault": ("штурм", "наступление", "рукопашный"),
+    "phase": ("фаза",),
+    "turn": ("ход",),
+    "round": ("раунд",),
+    "battle": ("битва", "бой", "сражение"),
+    "roll": ("бросок", "бросить", "кубик"),
+    "dice": ("кубик", "куб", "бросок"),
+    "die": ("кубик", "куб"),
+    "result": ("результат",),
+    "test": ("проверка", "тест"),
+    "pass": ("пройти", "пройденный"),
+    "fail": ("провалить", "провал", "проваленный"),
+    "weapon": ("оружие",),
+    "range": ("дальность", "расстояние"),
+    "distance": ("расстояние", "дистанция"),
+    "inch": ("дюйм",),
+    "within": ("пределы",),
+    "visible": ("видимый",),
+    "see": ("видеть", "видимый"),
+    "line": ("линия",),
+    "sight": ("видимость", "обзор"),
+    "target": ("цель",),
+    "attack": ("атака",),
+    "hit": ("попадание",),
+    "wound": ("ранение", "рана"),
+    "save": ("спасбросок",),
+    "saving": ("спасбросок",),
+    "damage": ("урон", "повреждение"),
+    "mortal": ("смертельный",),
+    "destroyed": ("уничтожить", "уничтоженный"),
+    "destroy": ("уничтожить",),
+    "killed": ("убить", "уничтожить"),
+    "remove": ("убрать", "удалить"),
+    "casualty": ("потеря",),
+    "transport": ("транспорт", "транспортный"),
+    "embark": ("посадка", "сесть"),
+    "disembark": ("высадка", "высадиться"),
+    "inside": ("внутри",),
+    "terrain": ("ландшафт", "местность"),
+    "cover": ("укрытие",),
+    "ruin": ("руины",),
+    "wood": ("лес",),
+    "forest": ("лес",),
+    "hill": ("холм",),
+    "vehicle": ("техника", "машина"),
+    "monster": ("монстр",),
+    "infantry": ("пехота",),
+    "character": ("персонаж",),
+    "leader": ("лидер",),
+    "ability": ("способность",),
+    "abilities": ("способность",),
+    "rule": ("правило",),
+    "special": ("особый", "специальный"),
+    "stratagem": ("стратагема",),
+    "command": ("командование", "команда"),
+    "point": ("очко",),
+    "cost": ("стоить", "стоимость"),
+    "characteristic": ("характеристика",),
+    "profile": ("профиль",),
+    "modifier": ("модификатор",),
+    "re-roll": ("переброс", "перебросить"),
+    "reroll": ("переброс", "перебросить"),
+    "once": ("один", "раз"),
+    "twice": ("дважды",),
+    "each": ("каждый",),
+    "every": ("каждый",),
+    "half": ("половина",),
+    "reduced": ("уменьшить", "снизить"),
+    "zero": ("0",),
+    "strength": ("сила",),
+    "toughness": ("стойкость",),
+    "wounds": ("рана",),
+    "attacks": ("атака",),
+    "initiative": ("инициатива",),
+    "leadership": ("лидерство",),
+    "armour": ("броня",),
+    "armor": ("броня",),
+    "invulnerable": ("неуязвимый",),
+    "morale": ("мораль", "боевой", "дух"),
+    "charge": ("атака", "рывок", "нападение"),
+    "pile": ("сближение",),
+    "consolidate": ("консолидация",),
+    "consolidation": ("консолидация",),
+    "reserve": ("резерв",),
+    "reserves": ("резерв",),
+    "deep": ("глубокий",),
+    "strike": ("удар",),
+    "deploy": ("развертывание", "расставить"),
+    "deployment": ("развертывание",),
+    "set": ("выставить", "поставить"),
+    "table": ("стол", "поле", "таблица"),
+    "board": ("поле",),
+    "objective": ("цель", "объект"),
+    "mission": ("миссия",),
+    "army": ("армия",),
+    "datasheet": ("лист", "данные"),
+    "keyword": ("ключевой", "слово"),
+    "end": ("конец", "закончить"),
+    "start": ("начало", "начать"),
+    "still": ("все", "еще"),
+    "can": ("мочь", "можно"),
+    "cannot": ("не", "нельзя"),
+    "must": ("должный", "обязан"),
+    "only": ("только",),
+    "not": ("не",),
+    "after": ("после",),
+    "before": ("до", "перед"),
+    "top": ("верх",),
+    "fly": ("летать", "полет"),
+    "aircraft": ("самолет",),
+    "template": ("шаблон",),
+    "blast": ("взрыв",),
+    "scatter": ("отклонение", "рассеивание"),
+    "random": ("случайный",),
+    "measure": ("измерять", "расстояние"),
+    "measuring": ("измерение",),
+    "base": ("подставка", "основание"),
+    "hull": ("корпус",),
+    "coherency": ("согласованность", "сплоченность"),
+    "engagement": ("поражение",),
+    "represent": ("отражать", "представлять"),
+    "value": ("значение",),
+    "guardsman": ("гвардеец",),
+    "allowed": ("разрешить", "мочь"),
+    "penalty": ("штраф",),
+    "bonus": ("бонус",),
+    "need": ("нужно",),
+    "achieve": ("достичь",),
+    "succeed": ("успешный",),
+    "successful": ("успешный",),
+    "let": ("позволять",),
+    "lose": ("проиграть",),
+    "win": ("выиграть", "победить"),
+}
+
+#: Question and function words: searched, but at a low weight (they rarely decide the passage).
+#: Rule words such as «не», «нельзя», «только», «каждый» are not here on purpose.
+LIGHT_WORDS: frozenset[str] = frozenset(
+    lemma(word)
+    for word in """
+    а и или но да же ли бы вот ну то это этот тот такой так как какой каков что кто чей где куда когда
+    сколько зачем почему там тут здесь ещё уже вообще просто очень тоже также ведь лишь
+    в во на с со к ко по о об обо от до из у за для при про над под через без между
+    я ты он она оно мы вы они мой твой свой наш ваш его её их меня мне нас нам вас вам себя
+    быть есть являться если чтобы надо нужно можно мочь
+    the a an is are was be been of to in on at for and or by with from as it its this that
+    i you we they my your our do does did can could should would how what which who when where
+    if then than about into there here any some me us
+    """.split()
+)
+#: Weight of a light word, an expansion (synonym, English) and a spelling correction.
+LIGHT_WEIGHT = 0.25
+EXPANSION_WEIGHT = 0.45
+CORRECTION_WEIGHT = 0.8
+
+
+@lru_cache(maxsize=1)
+def _synonym_map() -> dict[str, tuple[str, ...]]:
+    result: dict[str, list[str]] = {}
+    for group in SYNONYMS:
+        keys = [lemma(word) for word in group]
+        for key in keys:
+            result.setdefault(key, []).extend(k for k in keys if k != key)
+    return {key: tuple(dict.fromkeys(values)) for key, values in result.items()}
+
+
+@lru_cache(maxsize=1)
+def _english_map() -> dict[str, tuple[str, ...]]:
+    result: dict[str, tuple[str, ...]] = {}
+    for word, russian in ENGLISH.items():
+        keys = [t.text for t in tokens(word)]
+        if len(keys) == 1:
+            result[keys[0]] = tuple(lemma(r) if not r.isdigit() else r for r in russian)
+    return result
+
+
+# --- concepts ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConceptEntry:
+    """What search needs of a termbase concept (an adapter over ``kb.terms_model.Concept``)."""
+
+    id: str
+    english: str
+    phrases: tuple[tuple[str, str, str], ...]
+    """``(text, origin, source_id)``: origin is rendering / alias / english / abbreviation;
+    source_id is set for renderings only."""
+    title: str = ""
+    """The Russian term to show (the recommended rendering), or the English term."""
+
+
+def load_concepts() -> list[ConceptEntry]:
+    """The termbase as :class:`ConceptEntry` objects; empty when there is no termbase yet."""
+    try:
+        import importlib
+
+        loader: Any = None
+        for module in ("kb.terms", "kb.terms_model"):
+            try:
+                loader = getattr(importlib.import_module(module), "default_termbase", None)
+            except ImportError:
+                continue
+            if loader is not None:
+                break
+        if loader is None:
+            return []
+        termbase: Iterable[Any] = loader()
+    except ImportError:
+        return []
+    except Exception as exc:  # a broken termbase must not take search down with it
+        from corpus.errors import TermbaseError
+
+        if isinstance(exc, TermbaseError):
+            return []
+        raise
+    entries = []
+    for concept in termbase:
+        phrases: list[tuple[str, str, str]] = [(concept.english, "english", "")]
+        if concept.abbreviation:
+            phrases.append((concept.abbreviation, "abbreviation", ""))
+        phrases += [(alias, "alias", "") for alias in concept.aliases]
+        phrases += [(r.text, "rendering", r.source) for r in concept.rendering]
+        title = getattr(concept, "recommended", "") or concept.english
+        entries.append(ConceptEntry(concept.id, concept.english, tuple(phrases), title))
+    return entries
+
+
+_RU_VERB_PREFIXES = ("пере", "за", "от", "вы", "по", "про", "на", "с", "раз", "у", "до")
+
+
+def slang_key(word: str) -> str:
+    """A spelling-insensitive key for slang: ё/э→е, no hyphens or spaces, doubled letters single.
+
+    «баттл-шок», «бэтлшок» and «батлшок» all give ``батлшок``-like keys one edit apart.
+    """
+    text = fold(word).replace("э", "е").replace("ъ", "").replace("ь", "")
+    text = re.sub(r"[\s\-'’]", "", text)
+    return re.sub(r"(.)\1+", r"\1", text)
+
+
+def _deletes(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+@dataclass(frozen=True)
+class _Phrase:
+    key: tuple[str, ...]
+    concept: str
+    origin: str
+    source: str
+    text: str
+    keyword_caps: bool
+    """A rendering printed wholly in capitals: on the text side it matches capitals only."""
+    short: bool
+    """One token of at most three characters (an abbreviation): matched by exact surface form."""
+
+
+@dataclass(frozen=True)
+class ConceptMatch:
+    """A concept found in a text: which tokens, by which phrase."""
+
+    concept: str
+    start: int
+    """Index of the first matched token."""
+    end: int
+    """Index after the last matched token."""
+    phrase: str
+    origin: str
+    fuzzy: bool = False
+
+
+def _is_upper(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and all(c.isupper() for c in letters)
+
+
+class ConceptMatcher:
+    """Finds termbase concepts in a token sequence by lemma n-grams (any inflection, any language)."""
+
+    MAX_WORDS = 7
+
+    def __init__(self, concepts: Sequence[ConceptEntry]) -> None:
+        self.concepts = {c.id: c for c in concepts}
+        self._by_first: dict[str, list[_Phrase]] = {}
+        self._slang: dict[str, set[str]] = {}
+        self._slang_deletes: dict[str, set[str]] = {}
+        seen: set[tuple[tuple[str, ...], str, bool]] = set()
+        for concept in concepts:
+            for text, origin, source in concept.phrases:
+                terms = [t for t in tokens(text)]
+                key = tuple(t.text for t in terms)
+                if not key or len(key) > self.MAX_WORDS:
+                    continue
+                caps = origin == "rendering" and _is_upper(text) and len(text) > 3
+                short = len(key) == 1 and len(text.strip()) <= 3
+                marker = (key, concept.id, caps)
+                if marker in seen:
+                    continue
+                seen.add(marker)
+                phrase = _Phrase(key, concept.id, origin, source, text.strip(), caps, short)
+                self._by_first.setdefault(key[0], []).append(phrase)
+                if len(key) == 1 and not short and len(text.strip()) >= 4:
+                    slang = slang_key(text)
+                    self._slang.setdefault(slang, set()).add(concept.id)
+                    for deleted in _deletes(slang):
+                        self._slang_deletes.setdefault(deleted, set()).add(slang)
+        for phrases in self._by_first.values():
+            phrases.sort(key=lambda p: -len(p.key))
+
+    def __bool__(self) -> bool:
+        return bool(self.concepts)
+
+    def phrases_of(self, concept_id: str) -> list[tuple[str, ...]]:
+        return [p.key for ps in self._by_first.values() for p in ps if p.concept == concept_id]
+
+    def match_terms(self, terms: Sequence[Term], *, query: bool, raw: str = "") -> list[ConceptMatch]:
+        """Concepts in ``terms`` (the output of :func:`kb.analysis.tokens` over ``raw``).
+
+        ``query=True`` relaxes case (players type «ws», «ап»); on the text side a capitals-only
+        rendering matches capitals only and abbreviations match their exact spelling.
+        """
+        matches: list[ConceptMatch] = []
+        texts = [t.text for t in terms]
+        count = len(terms)
+        index = 0
+        while index < count:
+            best: list[_Phrase] = []
+            for phrase in self._by_first.get(texts[index], ()):
+                size = len(phrase.key)
+                if best and size < len(best[0].key):
+                    break
+                if tuple(texts[index : index + size]) != phrase.key:
+                    continue
+                if not self._accept(phrase, terms, index, size, query=query, raw=raw):
+                    continue
+                best.append(phrase)
+            if best:
+                size = len(best[0].key)
+                for phrase in best:
+                    matches.append(ConceptMatch(phrase.concept, index, index + size, phrase.text, phrase.origin))
+                index += size
+            else:
+                index += 1
+        return matches
+
+    def _accept(self, phrase: _Phrase, terms: Sequence[Term], index: int, size: int, *, query: bool, raw: str) -> bool:
+        first = terms[index]
+        if phrase.short:
+            original = first.original
+            if len(phrase.text) == 1:
+                # a one-letter characteristic (S, T, W, A, I, M) only right before a value: «S3», «T 4»
+                following = raw[first.end : first.end + 2] if raw else ""
+                return original == phrase.text and re.match(r"\s?[\d(]", following) is not None
+            if query:
+                return fold(original) == fold(phrase.text)
+            return original == phrase.text or (fold(original) == fold(phrase.text) and _is_upper(original))
+        if phrase.keyword_caps and not query:
+            return all(_is_upper(t.original) for t in terms[index : index + size])
+        return True
+
+    def fuzzy(self, word: str) -> set[str]:
+        """Concepts whose one-word slang/alias is within one edit of ``word`` (or its stem)."""
+        key = slang_key(word)
+        if len(key) < 4:
+            return set()
+        found = set(self._slang.get(key, ()))
+        if found:
+            return found
+        candidates = {key}
+        for prefix in _RU_VERB_PREFIXES:
+            if key.startswith(prefix) and len(key) - len(prefix) >= 4:
+                candidates.add(key[len(prefix) :])
+        for candidate in candidates:
+            # the slang word inflected or derived: «рерольнуть» ← «реролл», «дипстрайкнуться» ← «дипстрайк»
+            for cut in range(len(candidate), 3, -1):
+                stem = candidate[:cut]
+                if stem in self._slang and len(stem) >= max(4, len(candidate) - 6):
+                    found |= self._slang[stem]
+            if found:
+                return found
+        if len(key) >= 5:
+            for deleted in {key} | _deletes(key):
+                for slang in self._slang_deletes.get(deleted, set()) | ({deleted} & self._slang.keys()):
+                    if abs(len(slang) - len(key)) <= 1:
+                        found |= self._slang[slang]
+        return found
+
+
+@lru_cache(maxsize=1)
+def default_matcher() -> ConceptMatcher:
+    """The matcher over the project's termbase, built once per process."""
+    return ConceptMatcher(load_concepts())
+
+
+# --- spelling ---------------------------------------------------------------------------------
+
+
+class Speller:
+    """Corrects an unknown word to a word of the texts one edit away (symmetric deletes)."""
+
+    def __init__(self, words: dict[str, int]) -> None:
+        """``words``: folded surface forms of the texts → frequency."""
+        self.words = words
+        self._deletes: dict[str, list[str]] | None = None
+
+    def _index(self) -> dict[str, list[str]]:
+        if self._deletes is None:
+            index: dict[str, list[str]] = {}
+            for word in self.words:
+                if len(word) >= 4:
+                    for deleted in _deletes(word):
+                        index.setdefault(deleted, []).append(word)
+            self._deletes = index
+        return self._deletes
+
+    def correct(self, word: str) -> str | None:
+        folded = fold(word)
+        if len(folded) < 5 or folded in self.words:
+            return None
+        index = self._index()
+        candidates: set[str] = set(index.get(folded, ()))
+        for deleted in _deletes(folded):
+            if deleted in self.words:
+                candidates.add(deleted)
+            candidates.update(index.get(deleted, ()))
+        candidates = {c for c in candidates if abs(len(c) - len(folded)) <= 1 and c[0] == folded[0]}
+        if not candidates:
+            return None
+        return max(sorted(candidates), key=lambda c: self.words[c])
+
+
+@lru_cache(maxsize=4096)
+def _known_russian(word: str) -> bool:
+    from kb.analysis import _morph
+
+    return bool(_morph().word_is_known(fold(word)))
+
+
+# --- the parsed query -------------------------------------------------------------------------
+
+
+@dataclass
+class QueryTerm:
+    """One term to search for, with its weight and why it is there."""
+
+    text: str
+    weight: float
+    origin: str
+    """``word``, ``light`` (a question word), ``synonym``, ``english``, ``correction``."""
+
+
+@dataclass
+class QueryWord:
+    """One word of the question and every term that stands for it."""
+
+    original: str
+    lemma: str
+    alternatives: tuple[str, ...]
+    """The lemma, its translations, synonyms and spelling correction."""
+    light: bool = False
+    concept: str | None = None
+    """The concept whose phrase this word is part of."""
+
+
+@dataclass
+class ParsedQuery:
+    """A question, understood."""
+
+    text: str
+    """The question as given."""
+    cleaned: str
+    terms: list[QueryTerm] = field(default_factory=list)
+    concepts: list[str] = field(default_factory=list)
+    """Concept ids, in the order the question names them."""
+    concept_phrases: dict[str, list[str]] = field(default_factory=dict)
+    editions: list[str] = field(default_factory=list)
+    """Editions named in the text (or the explicit one), in order."""
+    explicit_edition: str | None = None
+    corrections: dict[str, str] = field(default_factory=dict)
+    """Unknown word → the word of the texts it was corrected to."""
+    numbers: list[str] = field(default_factory=list)
+    """Numbers and dice notation of the question (``2d6``, ``3+``, ``6"``)."""
+    words: list[QueryWord] = field(default_factory=list)
+    """The question's words in order, each with the terms that stand for it."""
+
+    @property
+    def edition(self) -> str | None:
+        """The one edition to report: explicit, or the only one named; ``None`` for none or several."""
+        if self.explicit_edition is not None:
+            return self.explicit_edition
+        return self.editions[0] if len(self.editions) == 1 else None
+
+    @property
+    def did_you_mean(self) -> str | None:
+        """The question with its corrected words, or ``None`` if nothing was corrected."""
+        if not self.corrections:
+            return None
+        text = self.cleaned
+        for wrong, right in self.corrections.items():
+            text = re.sub(rf"(?<!\w){re.escape(wrong)}(?!\w)", right, text, flags=re.IGNORECASE)
+        return text
+
+    @property
+    def empty(self) -> bool:
+        return not self.terms and not self.concepts
+
+    def lemma_set(self) -> set[str]:
+        return {t.text for t in self.terms if t.origin in ("word", "correction")}
+
+
+def _add(terms: dict[str, QueryTerm], text: str, weight: float, origin: str) -> None:
+    current = terms.get(text)
+    if current is None:
+        terms[text] = QueryTerm(text, weight, origin)
+    elif weight > current.weight:
+        current.weight = weight
+        current.origin = origin
+
+
+def parse_query(
+    question: str,
+    *,
+    edition: str | None = None,
+    matcher: ConceptMatcher | None = None,
+    speller: Speller | None = None,
+    vocabulary: frozenset[str] | set[str] | None = None,
+) -> ParsedQuery:
+    """Understand ``question``: terms with weights, concepts, editions, corrections.
+
+    ``vocabulary`` is the set of lemmas the index knows (words outside it may be corrected);
+    ``speller`` corrects them. Raises :class:`QueryError` for an unknown ``edition`` or a
+    question longer than :data:`MAX_QUERY_CHARS`.
+    """
+    if edition is not None and edition not in EDITION_CODES:
+        raise QueryError(f"Unknown edition {edition!r}; use one of {', '.join(EDITION_CODES)}.")
+    cleaned = clean_query(question)
+    parsed = ParsedQuery(text=question, cleaned=cleaned, explicit_edition=edition)
+    parsed.editions = [edition] if edition is not None else detect_editions(cleaned)
+    body = _strip_edition_words(cleaned)
+    matcher = matcher if matcher is not None else default_matcher()
+    terms = list(tokens(body))
+    weighted: dict[str, QueryTerm] = {}
+    covered: dict[int, str] = {}
+    for match in matcher.match_terms(terms, query=True, raw=body):
+        parsed.concept_phrases.setdefault(match.concept, []).append(match.phrase)
+        if match.concept not in parsed.concepts:
+            parsed.concepts.append(match.concept)
+        for position in range(match.start, match.end):
+            covered.setdefault(position, match.concept)
+    synonyms = _synonym_map()
+    english = _english_map()
+    for position, term in enumerate(terms):
+        text = term.text
+        concept = covered.get(position)
+        if text[0].isdigit() or text[0] in "+-" or (text[0] == "d" and text[1:2].isdigit()):
+            parsed.numbers.append(text)
+            _add(weighted, text, 1.0, "word")
+            parsed.words.append(QueryWord(term.original, text, (text,), concept=concept))
+            continue
+        latin = not re.search(r"[а-я]", text)
+        if text in LIGHT_WORDS:
+            _add(weighted, text, LIGHT_WEIGHT, "light")
+            parsed.words.append(QueryWord(term.original, text, (text,), light=True, concept=concept))
+            continue
+        alternatives = [text]
+        if latin:
+            for russian in english.get(text, ()):
+                _add(weighted, russian, EXPANSION_WEIGHT if concept else 0.8, "english")
+                alternatives.append(russian)
+            _add(weighted, text, 1.0, "word")
+        else:
+            _add(weighted, text, 1.0, "word")
+            for other in synonyms.get(text, ()):
+                _add(weighted, other, EXPANSION_WEIGHT, "synonym")
+                alternatives.append(other)
+        word = QueryWord(term.original, text, tuple(alternatives), concept=concept)
+        parsed.words.append(word)
+        if concept or len(term.original) < 4:
+            continue
+        known = vocabulary is None or text in vocabulary or text in english or text in synonyms
+        if known:
+            continue
+        fuzzy = matcher.fuzzy(term.original)
+        if fuzzy:
+            for found in sorted(fuzzy):
+                if found not in parsed.concepts:
+                    parsed.concepts.append(found)
+                parsed.concept_phrases.setdefault(found, []).append(term.original)
+            word.concept = sorted(fuzzy)[0]
+            continue
+        if speller is not None and (latin or not _known_russian(term.original)):
+            fixed = speller.correct(term.original)
+            if fixed is not None:
+                parsed.corrections[term.original] = fixed
+                fixed_terms = [t.text for t in tokens(fixed)]
+                for other in fixed_terms:
+                    _add(weighted, other, CORRECTION_WEIGHT, "correction")
+                word.alternatives = (*word.alternatives, *fixed_terms)
+    parsed.terms = list(weighted.values())
+    return parsed

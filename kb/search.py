@@ -1,0 +1,302 @@
+"""Search: a question in, ranked rule leaves out, each with its citation and a highlighted snippet.
+
+Two passes. Whoosh scores every leaf with BM25F over the weighted query terms
+(:mod:`kb.query`) across the fields ``title`` (the heading, boosted), ``path`` (the headings
+above), ``text``, ``aliases`` (the concepts' renderings and aliases) and the concept ids in
+``concepts``/``defines``; the query is built from ``whoosh.query`` objects, never parsed from
+user text. Then the best :data:`RERANK_DEPTH` leaves are reranked in Python with features
+precomputed at build time (:class:`kb.index.NodeFeatures`):
+
+* the leaf *defines* a recognised concept (its heading or the heading above names it),
+* the query's words in the heading path (how much of the question the breadcrumb answers),
+* the detected edition (exact, or a neighbour: 6th ↔ 7th ↔ Kill Team),
+* numbers of the question printed in the leaf (``2"``, ``2d6``, ``3+``),
+* kind and size: rules and summaries over examples, the first paragraph under a heading.
+
+The index is opened read-only once per process and build (:func:`get_index`), after any fork.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from whoosh import query as wq
+from whoosh.scoring import BM25F
+
+from corpus.errors import QueryError
+from kb.analysis import tokens
+from kb.build import default_build_dir, require_build
+from kb.index import NodeFeatures, open_whoosh, process_key, read_features
+from kb.query import NEAR_EDITIONS, ConceptMatcher, ParsedQuery, Speller, default_matcher, parse_query
+
+__all__ = [
+    "RERANK_DEPTH",
+    "Hit",
+    "KnowledgeIndex",
+    "SearchResult",
+    "get_index",
+    "search",
+]
+
+#: How many Whoosh hits the Python reranker looks at.
+RERANK_DEPTH = 60
+#: Most hits a caller may ask for.
+MAX_LIMIT = 100
+
+# Ranking weights (tuned on tests/data/dev.jsonl only; see docs/search.md).
+W_DEFINES = 0.55
+W_MENTIONS = 0.12
+W_HEADING = 0.9
+W_EDITION = 1.0
+W_EDITION_NEAR = 0.3
+W_NUMBERS = 0.25
+W_FIRST = 0.08
+KIND_FACTOR = {"rule": 1.0, "summary": 0.97, "list": 0.95, "table": 0.9, "example": 0.8}
+FIELDS = (("title", 1.0), ("path", 1.0), ("text", 1.0), ("aliases", 1.0))
+
+
+@dataclass
+class Hit:
+    """One ranked rule leaf with what a citation needs."""
+
+    node_id: str
+    title: str
+    heading: str
+    breadcrumb: list[str]
+    edition: str
+    source_id: str
+    source_sha256: str
+    lines: tuple[int, int]
+    page: int | None
+    kind: str
+    score: float
+    snippet: str
+    """The best passage with matched words in ``<b>…</b>`` (HTML-escaped)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The hit as the ``ask``/``search`` JSON contract prints it."""
+        return {
+            "node_id": self.node_id,
+            "title": self.title,
+            "heading": self.heading,
+            "breadcrumb": self.breadcrumb,
+            "edition": self.edition,
+            "source_id": self.source_id,
+            "source_sha256": self.source_sha256,
+            "lines": list(self.lines),
+            "page": self.page,
+            "kind": self.kind,
+            "score": round(self.score, 4),
+            "snippet": self.snippet,
+        }
+
+
+@dataclass
+class SearchResult:
+    parsed: ParsedQuery
+    hits: list[Hit] = field(default_factory=list)
+
+    @property
+    def did_you_mean(self) -> str | None:
+        return self.parsed.did_you_mean
+
+
+class KnowledgeIndex:
+    """The opened index of one build: Whoosh searcher, node features, matchers (one per process)."""
+
+    def __init__(self, build_dir: Path) -> None:
+        self.build_dir = require_build(build_dir)
+        self.ix = open_whoosh(self.build_dir)
+        self.searcher = self.ix.searcher(weighting=BM25F(B=0.6, K1=1.2, title_B=0.3, path_B=0.3, aliases_B=0.9))
+        data = read_features(self.build_dir)
+        self.features: dict[str, NodeFeatures] = {
+            n["id"]: NodeFeatures.from_json(n) for n in data["nodes"]
+        }
+        self.order = {node_id: position for position, node_id in enumerate(self.features)}
+        self.concept_nodes: dict[str, dict[str, list[str]]] = data["concept_nodes"]
+        self.concept_titles: dict[str, str] = data["concept_titles"]
+        self.vocabulary: frozenset[str] = frozenset(data["vocabulary"])
+        self.speller = Speller(data["surface"])
+        self.matcher: ConceptMatcher = default_matcher()
+        self.by_source: dict[str, list[NodeFeatures]] = {}
+        for features in self.features.values():
+            self.by_source.setdefault(features.source_id, []).append(features)
+        self._idf: dict[str, float] = {}
+        self._lemmas: dict[str, tuple[str, ...]] = {}
+
+    def lemmas_of(self, phrase: str) -> tuple[str, ...]:
+        """The analysed terms of a short phrase (cached)."""
+        value = self._lemmas.get(phrase)
+        if value is None:
+            if len(self._lemmas) > 20_000:
+                self._lemmas.clear()
+            value = self._lemmas[phrase] = tuple(t.text for t in tokens(phrase))
+        return value
+
+    def idf(self, term: str) -> float:
+        """Inverse document frequency of a lemma over the leaves' text (cached)."""
+        value = self._idf.get(term)
+        if value is None:
+            value = self._idf[term] = float(self.searcher.idf("text", term))
+        return value
+
+    def parse(self, question: str, edition: str | None = None) -> ParsedQuery:
+        return parse_query(
+            question, edition=edition, matcher=self.matcher, speller=self.speller, vocabulary=self.vocabulary
+        )
+
+
+_INDEXES: dict[tuple[int, str, int], KnowledgeIndex] = {}
+
+
+def get_index(build_dir: Path | None = None) -> KnowledgeIndex:
+    """The :class:`KnowledgeIndex` of ``build_dir`` for this process, opened on first use.
+
+    Keyed by process id, directory and manifest time, so a forked worker opens its own and a
+    rebuilt knowledge base is picked up.
+    """
+    path = require_build(build_dir or default_build_dir())
+    key = process_key(path)
+    index = _INDEXES.get(key)
+    if index is None:
+        for old in [k for k in _INDEXES if k[1] == key[1] or k[0] != key[0]]:
+            stale = _INDEXES.pop(old)
+            if old[0] == key[0]:
+                stale.searcher.close()
+        index = _INDEXES[key] = KnowledgeIndex(path)
+    return index
+
+
+def _whoosh_query(parsed: ParsedQuery) -> wq.Query | None:
+    clauses: list[wq.Query] = []
+    for term in parsed.terms:
+        for name, boost in FIELDS:
+            clauses.append(wq.Term(name, term.text, boost=term.weight * boost))
+    for concept in parsed.concepts:
+        clauses.append(wq.Term("concepts", concept, boost=0.6))
+        clauses.append(wq.Term("defines", concept, boost=1.2))
+    if not clauses:
+        return None
+    return wq.Or(clauses)
+
+
+def _rerank(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures, base: float) -> float:
+    words = {t.text: t.weight * index.idf(t.text) for t in parsed.terms if t.origin in ("word", "correction", "english")}
+    total = sum(words.values()) or 1.0
+    heading = set(features.heading_lemmas)
+    heading_share = sum(w for t, w in words.items() if t in heading) / total
+    bonus = W_HEADING * heading_share
+    concepts = parsed.concepts
+    if concepts:
+        defined = sum(1 for c in concepts if c in features.defines)
+        mentioned = sum(1 for c in concepts if c in features.concepts and c not in features.defines)
+        bonus += W_DEFINES * defined / len(concepts) + W_MENTIONS * mentioned / len(concepts)
+    factor = KIND_FACTOR.get(features.kind, 0.9)
+    editions = parsed.editions
+    if editions:
+        if features.edition in editions:
+            factor *= 1.0 + W_EDITION
+        elif any(features.edition in NEAR_EDITIONS.get(e, ()) for e in editions):
+            factor *= 1.0 + W_EDITION_NEAR
+    if parsed.numbers:
+        text_terms = {term for sentence in features.sentence_lemmas for term in sentence}
+        found = sum(1 for number in parsed.numbers if number in text_terms)
+        bonus += W_NUMBERS * found / len(parsed.numbers)
+    if features.first:
+        bonus += W_FIRST
+    return base * (1.0 + bonus) * factor
+
+
+def snippet(features: NodeFeatures, terms: set[str], width: int = 240) -> str:
+    """The leaf's best window of about ``width`` characters, matched words in ``<b>…</b>``."""
+    text = features.text
+    marks: list[tuple[int, int]] = [(t.start, t.end) for t in tokens(text) if t.text in terms]
+    if len(text) <= width:
+        start, end = 0, len(text)
+    else:
+        best_start, best_count = 0, -1
+        for mark_start, _ in marks or [(0, 0)]:
+            window_start = max(0, mark_start - width // 4)
+            count = sum(1 for s, e in marks if s >= window_start and e <= window_start + width)
+            if count > best_count:
+                best_start, best_count = window_start, count
+        start, end = best_start, min(len(text), best_start + width)
+        while start > 0 and not text[start - 1].isspace():
+            start -= 1
+    parts: list[str] = ["…" if start > 0 else ""]
+    cursor = start
+    for mark_start, mark_end in marks:
+        if mark_start < start or mark_end > end:
+            continue
+        parts.append(html.escape(text[cursor:mark_start]))
+        parts.append(f"<b>{html.escape(text[mark_start:mark_end])}</b>")
+        cursor = mark_end
+    parts.append(html.escape(text[cursor:end]))
+    if end < len(text):
+        parts.append("…")
+    return " ".join("".join(parts).split())
+
+
+def search_parsed(
+    index: KnowledgeIndex, parsed: ParsedQuery, limit: int = 10, *, rerank: bool = True
+) -> list[Hit]:
+    """Rank the leaves for an already parsed query."""
+    query = _whoosh_query(parsed)
+    if query is None:
+        return []
+    filter_query = wq.Term("edition", parsed.explicit_edition) if parsed.explicit_edition else None
+    results = index.searcher.search(query, limit=max(RERANK_DEPTH, limit), filter=filter_query)
+    scored: list[tuple[float, int, NodeFeatures]] = []
+    for result in results:
+        node_id = result["id"]
+        features = index.features.get(node_id)
+        if features is None:  # pragma: no cover - the index and features.json are written together
+            continue
+        base = float(result.score)
+        score = _rerank(index, parsed, features, base) if rerank else base
+        scored.append((score, index.order[node_id], features))
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    highlight = {t.text for t in parsed.terms if t.origin != "light"}
+    hits = []
+    for score, _, features in scored[:limit]:
+        hits.append(
+            Hit(
+                node_id=features.id,
+                title=features.title,
+                heading=features.heading,
+                breadcrumb=list(features.breadcrumb),
+                edition=features.edition,
+                source_id=features.source_id,
+                source_sha256=features.source_sha256,
+                lines=features.lines,
+                page=features.page,
+                kind=features.kind,
+                score=round(math.fsum([score]), 6),
+                snippet=snippet(features, highlight),
+            )
+        )
+    return hits
+
+
+def check_limit(limit: int) -> int:
+    if not 1 <= limit <= MAX_LIMIT:
+        raise QueryError(f"--limit must be between 1 and {MAX_LIMIT}, got {limit!r}.")
+    return limit
+
+
+def search(
+    question: str,
+    *,
+    edition: str | None = None,
+    limit: int = 10,
+    build_dir: Path | None = None,
+) -> SearchResult:
+    """Search the built knowledge base; an empty or wordless question gives no hits."""
+    check_limit(limit)
+    index = get_index(build_dir)
+    parsed = index.parse(question, edition)
+    return SearchResult(parsed, search_parsed(index, parsed, limit))
