@@ -59,3 +59,19 @@ def test_entry_node_ids_without_repeats() -> None:
         citations=(cite((9, 9)), cite((3, 9)), cite((14, 14))),
     )
     assert entry_node_ids(entry, NODES) == ["kt/kontr/text", "kt/ogon/text", "kt/podderzhka/text"]
+
+
+def test_every_faq_citation_lands_on_parsed_leaves() -> None:
+    """With the real parser, each citation points to 1–6 leaves, and most to one or two."""
+    from corpus.parser import parse_corpus
+    from kb.faq import load_faq
+
+    nodes = parse_corpus().nodes
+    counts: dict[str, int] = {}
+    for entry in load_faq():
+        for number, citation in enumerate(entry.citations):
+            ids = citation_node_ids(citation, nodes)
+            counts[f"{entry.id}#{number}"] = len(ids)
+            assert 1 <= len(ids) <= 6, f"{entry.id}: {citation.source} {citation.lines} -> {ids}"
+    tight = sum(1 for n in counts.values() if n <= 2)
+    assert tight / len(counts) >= 0.8, f"only {tight} of {len(counts)} citations land on 1-2 leaves"
