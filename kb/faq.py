@@ -179,6 +179,8 @@ def load_faq(path: Path = FAQ_PATH) -> list[FaqEntry]:
     entries: list[FaqEntry] = []
     seen: set[str] = set()
     for number, raw in enumerate(raw_entries, start=1):
+        if not isinstance(raw, dict):
+            raise FaqError(f"{path.name}: faq #{number} is {raw!r}, not a table; write it as [[faq]].")
         label = f"{path.name} [[faq]] #{number} ({raw.get('id', '?')!r})"
         entry = _validate(raw, label)
         if entry.id in seen:

@@ -65,6 +65,10 @@ def test_not_toml(tmp_path: Path) -> None:
     assert "line" in message
 
 
+def test_entries_that_are_not_tables(tmp_path: Path) -> None:
+    assert "not a table" in load_error(tmp_path, 'faq = ["just a string"]\n')
+
+
 def test_no_entries(tmp_path: Path) -> None:
     assert "no [[faq]] entries" in load_error(tmp_path, "# nothing here\n")
 
