@@ -1,0 +1,369 @@
+"""The attack sequence as pure functions over exact distributions, with a step-by-step trace.
+
+An edition turns a :class:`~engine.profiles.Profile` into an :class:`AttackPlan` — per-die outcome
+probabilities for the hit, wound and save rolls, what a critical hit or wound does, the damage of
+one unsaved wound — and :func:`resolve` computes every count's exact distribution from it.
+
+How: each attack is independent, so the number of anything (hits, wounds, damage *packets*) over the
+whole attack is the compound of one attack's distribution over the number of attacks. A *packet* is
+one unsaved wound or one Devastating Wounds critical wound: it deals the weapon's damage to one
+model, and damage beyond what that model has left is lost (10e-core 674–677; 665/668 for
+Devastating Wounds). The target's state is the damage already dealt (which model, how many wounds it
+has left), so the packets drive a Markov chain whose final distribution gives the damage actually
+dealt and the models destroyed. A Command Re-roll of one die (``single``) changes one die of a pool,
+handled with the pool identity ``s^n + g * (g^n - s^n)`` (``g`` one die's distribution, ``s`` its
+successful part, ``*`` convolution): a pool with at least one failure has one failed die rolled again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from engine.concepts import Citation
+from engine.dice import Dist
+from engine.errors import ProfileError
+
+__all__ = ["AttackPlan", "AttackResult", "Step", "allocate", "resolve"]
+
+#: Code of a Devastating Wounds packet when its mortal wounds spill over (joint counting).
+SPILL = 1000
+#: Code of one wound die when a single re-roll applies to the wound-roll pool (joint counting).
+WOUND_DIE = 1_000_000
+
+Triple = tuple[Fraction, Fraction, Fraction]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of the explanation: which rule (concept and lines) did what, with exact values."""
+
+    concept: str
+    title: str
+    detail: str
+    citations: tuple[Citation, ...] = ()
+    values: Mapping[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "concept": self.concept,
+            "title": self.title,
+            "detail": self.detail,
+            "cites": [c.to_json() for c in self.citations],
+            "values": dict(self.values),
+        }
+
+
+@dataclass(frozen=True)
+class AttackPlan:
+    """Per-die probabilities of one weapon's attack sequence against one target."""
+
+    edition: str
+    attacks: Dist
+    hit: Triple
+    """(fail, normal hit, critical hit) per attack, after the re-roll policy."""
+    wound: Triple
+    """(fail, normal wound, critical wound) per wound roll."""
+    save_fail: Fraction
+    """P(a saveable wound is not saved)."""
+    damage: Dist
+    """Damage of one packet (after Melta and damage modifiers)."""
+    target_models: int
+    target_wounds: int
+    auto_hit: bool = False
+    hit_single: bool = False
+    wound_single: bool = False
+    lethal: bool = False
+    sustained: Dist | None = None
+    devastating: bool = False
+    devastating_spill: bool = False
+    fnp: Fraction = Fraction(0)
+    """P(one point of damage is ignored)."""
+    wounds_taken: int = 0
+    steps: tuple[Step, ...] = ()
+    allocation_cites: tuple[Citation, ...] = ()
+    extra: Mapping[str, Fraction] = field(default_factory=dict)
+    """Edition-specific expectations to report (e.g. Hazardous mortal wounds on the attacker)."""
+
+    def __post_init__(self) -> None:
+        most = self.attacks.max() * (1 + (self.sustained.max() if self.sustained else 0))
+        if most >= SPILL:
+            raise ProfileError("weapon.attacks", f"up to {most} hits is more than this engine counts (999).")
+        if self.target_models < 1 or self.target_wounds < 1:
+            raise ProfileError("defender", "needs at least one model with at least one wound.")
+        if not 0 <= self.wounds_taken < self.target_wounds:
+            raise ProfileError("defender.wounds_taken", f"must be 0..{self.target_wounds - 1}.")
+
+    def damage_text(self) -> str:
+        items = self.damage.items()
+        if len(items) == 1:
+            return f"{items[0][0]} damage"
+        return f"damage averaging {self.damage.mean()}"
+
+
+@dataclass(frozen=True)
+class AttackResult:
+    edition: str
+    expected: dict[str, Fraction]
+    distributions: dict[str, Dist]
+    steps: tuple[Step, ...]
+
+
+# --- pools ----------------------------------------------------------------------------------------
+
+
+def _zero(p: Fraction) -> Dist | None:
+    return Dist.constant(0).scale(p) if p else None
+
+
+def _branches(*parts: tuple[Fraction, Dist]) -> Dist:
+    """The measure ``sum p_i * D_i``; all-zero weights give the zero measure (a roll that cannot succeed)."""
+    kept = [(p, d) for p, d in parts if p]
+    return Dist.mixture(kept) if kept else Dist._raw({0: 0}, 1)
+
+
+def _single_pool(fail: Fraction, success: Dist, count: Dist) -> Dist:
+    """Total over ``n ~ count`` dice when one failed die of the pool is re-rolled once."""
+    zero = _zero(fail)
+    g = success.merge(zero) if zero else success
+    if not fail:
+        return g.compound(count)
+    parts: list[tuple[Fraction, Dist]] = []
+    gn, sn = Dist.constant(0), Dist.constant(0)
+    for n in range(count.max() + 1):
+        p = count.prob(n)
+        if p:
+            if n == 0:
+                parts.append((p, Dist.constant(0)))
+            else:
+                rerolled = g + gn.minus(sn)
+                total = sn.merge(rerolled)
+                parts.append((p, total))
+        gn, sn = gn + g, sn + success
+    return Dist.mixture(parts)
+
+
+def _over_attacks(plan: AttackPlan, normal_hit: Dist, critical_hit: Dist) -> Dist:
+    """Total of a per-hit quantity over all attacks (mass-1 inputs for a normal and a critical hit)."""
+    if plan.auto_hit:
+        return normal_hit.compound(plan.attacks)
+    fail, normal, crit = plan.hit
+    success = _branches((normal, normal_hit), (crit, critical_hit))
+    if plan.hit_single:
+        return _single_pool(fail, success, plan.attacks)
+    zero = _zero(fail)
+    per_attack = success.merge(zero) if zero else success
+    return per_attack.compound(plan.attacks)
+
+
+def _metric(plan: AttackPlan, normal_wound: Dist, critical_wound: Dist, lethal: Dist) -> Dist:
+    """Total over the attack of a quantity defined per successful wound roll and per Lethal auto-wound."""
+    fail, wn, wc = plan.wound
+    extra = plan.sustained
+    if plan.wound_single and fail:
+        # Count wound dice jointly with the auto-wound quantity, then re-roll one die of each pool size.
+        crit_first = lethal if plan.lethal else Dist.constant(WOUND_DIE)
+        crit_hit = crit_first + extra.map(lambda x: x * WOUND_DIE) if extra else crit_first
+        joint = _over_attacks(plan, Dist.constant(WOUND_DIE), crit_hit)
+        success = _branches((wn, normal_wound), (wc, critical_wound))
+        groups: dict[int, dict[int, int]] = {}
+        for code, w in joint.weights().items():
+            groups.setdefault(code // WOUND_DIE, {})[code % WOUND_DIE] = w
+        parts: list[tuple[Fraction, Dist]] = []
+        for m, sub in sorted(groups.items()):
+            rest = Dist(sub)
+            pool = _single_pool(fail, success, Dist.constant(m))
+            parts.append((Fraction(sum(sub.values()), joint.total), rest + pool))
+        return Dist.mixture(parts)
+    die = _branches((fail, Dist.constant(0)), (wn, normal_wound), (wc, critical_wound))
+    crit_first = lethal if plan.lethal else die
+    crit_hit = crit_first + die.compound(extra) if extra else crit_first
+    return _over_attacks(plan, die, crit_hit)
+
+
+# --- damage allocation ----------------------------------------------------------------------------
+
+
+def allocate(
+    packets: Dist,
+    damage: Dist,
+    models: int,
+    wounds: int,
+    fnp: Fraction = Fraction(0),
+    wounds_taken: int = 0,
+    spill: Dist | None = None,
+) -> Dist:
+    """Distribution of the total damage dealt to a unit of ``models`` models of ``wounds`` wounds.
+
+    ``packets``: number of unsaved wounds (each deals ``damage`` to the model it is allocated to;
+    damage beyond that model's remaining wounds is lost). A model that has lost wounds takes the
+    next attack (10e-core 628–632), so the unit's state is just the damage dealt so far. Each point of
+    damage is ignored with probability ``fnp`` (Feel No Pain, 10e-core 681–683). With ``spill`` the
+    packet count is joint: ``code = lost + SPILL * spilling``, and the spilling packets (mortal wounds
+    that carry over, 10e-core 661) are applied after the others.
+    Returns the distribution of the final damage dealt, counting ``wounds_taken`` already on the first
+    model; ``value // wounds`` is the number of models destroyed.
+    """
+    dead = models * wounds
+    effective = damage.thin(1 - fnp) if fnp else damage
+    eff_items = sorted(effective.weights().items())
+    eff_total = effective.total
+    capped = effective.min() >= 1
+
+    def lost_step(state: dict[int, int]) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for d, w in state.items():
+            if d >= dead:
+                out[dead] = out.get(dead, 0) + w * eff_total
+                continue
+            remaining = wounds - d % wounds
+            for e, we in eff_items:
+                nd = d + e if e < remaining else (d // wounds + 1) * wounds
+                out[nd] = out.get(nd, 0) + w * we
+        return out
+
+    def spill_step(state: dict[int, int]) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for d, w in state.items():
+            for e, we in eff_items:
+                nd = min(d + e, dead)
+                out[nd] = out.get(nd, 0) + w * we
+        return out
+
+    start = {wounds_taken: 1}
+    if spill is None:
+        return _run_chain(packets, start, lost_step, eff_total, dead, capped)
+    groups: dict[int, dict[int, int]] = {}
+    for code, w in packets.weights().items():
+        groups.setdefault(code % SPILL, {})[code // SPILL] = w
+    parts: list[tuple[Fraction, Dist]] = []
+    state, total = start, 1
+    for n in range(max(groups) + 1):
+        if n in groups:
+            sub = groups[n]
+            before = Dist._raw(dict(state), total)
+            spilled = _run_chain(Dist(sub), before.weights(), spill_step, eff_total, dead, capped, before.total)
+            parts.append((Fraction(sum(sub.values()), packets.total), spilled))
+        state, total = lost_step(state), total * eff_total
+    return Dist.mixture(parts)
+
+
+def _run_chain(
+    count: Dist,
+    start: dict[int, int],
+    step: Callable[[dict[int, int]], dict[int, int]],
+    step_total: int,
+    dead: int,
+    capped: bool,
+    start_total: int = 1,
+) -> Dist:
+    """``sum_k P(count = k) * step^k(start)`` with integer weights (``step`` multiplies totals by ``step_total``)."""
+    kmax = count.max()
+    if capped:
+        kmax = min(kmax, dead)  # every packet deals at least 1: after ``dead`` packets the unit is gone
+    acc: dict[int, int] = {}
+    state, total = dict(start), start_total
+    weights = count.weights()
+    beyond = sum(w for k, w in weights.items() if k > kmax)
+    for k in range(kmax + 1):
+        w = weights.get(k, 0)
+        if k == kmax:
+            w += beyond
+        if w:
+            scale = w * step_total ** (kmax - k)
+            for d, sw in state.items():
+                acc[d] = acc.get(d, 0) + sw * scale
+        if k < kmax:
+            if len(state) == 1 and dead in state:
+                rest = sum(weights.get(j, 0) for j in range(k + 1, kmax + 1)) + beyond
+                if rest:
+                    acc[dead] = acc.get(dead, 0) + state[dead] * rest * step_total ** (kmax - k)
+                break
+            state = step(state)
+            total *= step_total
+    return Dist._raw(acc, count.total * start_total * step_total**kmax)
+
+
+# --- the whole sequence ---------------------------------------------------------------------------
+
+
+def resolve(plan: AttackPlan) -> AttackResult:
+    """Exact expectations and distributions for one plan."""
+    fs = plan.save_fail
+    one, zero = Dist.constant(1), Dist.constant(0)
+    unsaved = Dist.bernoulli(fs)
+    dw = plan.devastating
+    hits = _over_attacks(plan, one, one + plan.sustained if plan.sustained else one)
+    wounds = _metric(plan, one, one, one)
+    crit_wounds = _metric(plan, zero, one, zero)
+    unsaved_d = _metric(plan, unsaved, zero if dw else unsaved, unsaved)
+    dw_packets = _metric(plan, zero, one if dw else zero, zero)
+    spill = plan.devastating_spill and dw
+    code = Dist.constant(SPILL if spill else 1)
+    packets = _metric(plan, unsaved, code if dw else unsaved, unsaved)
+    mortal = plan.damage.compound(dw_packets) if dw else zero
+    dealt = allocate(
+        packets,
+        plan.damage,
+        plan.target_models,
+        plan.target_wounds,
+        plan.fnp,
+        plan.wounds_taken,
+        spill=code if spill else None,
+    )
+    taken = plan.wounds_taken
+    damage = dealt.map(lambda d: d - taken)
+    destroyed = dealt.map(lambda d: d // plan.target_wounds)
+
+    n_packets = unsaved_d.mean() + dw_packets.mean()
+    inflicted = n_packets * plan.damage.mean()
+    expected = {
+        "attacks": plan.attacks.mean(),
+        "hits": hits.mean(),
+        "critical_hits": plan.attacks.mean() * (0 if plan.auto_hit else _crit_rate(plan)),
+        "wounds": wounds.mean(),
+        "critical_wounds": crit_wounds.mean(),
+        "unsaved": unsaved_d.mean(),
+        "mortal_wounds": mortal.mean(),
+        "damage_inflicted": inflicted,
+        "damage_after_fnp": inflicted * (1 - plan.fnp),
+        "damage": damage.mean(),
+        "models_destroyed": destroyed.mean(),
+    }
+    expected.update(plan.extra)
+    distributions = {
+        "attacks": plan.attacks,
+        "hits": hits,
+        "wounds": wounds,
+        "unsaved": unsaved_d,
+        "mortal_wounds": mortal,
+        "damage": damage,
+        "models_destroyed": destroyed,
+    }
+    return AttackResult(plan.edition, expected, distributions, plan.steps + _allocation_steps(plan, expected))
+
+
+def _crit_rate(plan: AttackPlan) -> Fraction:
+    """Expected critical hits per attack, with a single re-roll counted through the pool identity."""
+    if not plan.hit_single:
+        return plan.hit[2]
+    fail, normal, crit = plan.hit
+    crits = _single_pool(fail, _branches((normal, Dist.constant(0)), (crit, Dist.constant(1))), plan.attacks)
+    return crits.mean() / plan.attacks.mean() if plan.attacks.mean() else Fraction(0)
+
+
+def _allocation_steps(plan: AttackPlan, expected: dict[str, Fraction]) -> tuple[Step, ...]:
+    return (
+        Step(
+            "damage",
+            "Allocate and inflict damage",
+            f"Each unsaved wound deals {plan.damage_text()} to one model of {plan.target_wounds} wound(s); a model "
+            "that has lost wounds takes the next attack, and damage beyond what it has left is lost.",
+            plan.allocation_cites,
+            {
+                "damage": str(expected["damage"]),
+                "models_destroyed": str(expected["models_destroyed"]),
+            },
+        ),
+    )

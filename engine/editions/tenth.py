@@ -1,0 +1,456 @@
+"""The 10th edition, as the corpus text ``10e-core`` states it (line numbers cite that text).
+
+The Strength-versus-Toughness table the text refers to («как показано ниже», 616) is not printed;
+:meth:`Tenth.wound_target` implements the edition's table. Everything else follows the printed rules:
+hit roll 604–612, wound roll 614–624, allocation 626–632, saves 634–657, mortal wounds 659–670,
+damage 672–677, Feel No Pain 679–683, weapon abilities 712–963, cover 1629–1645.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import ClassVar
+
+from engine.attack import AttackPlan, Step
+from engine.concepts import cite, rule
+from engine.dice import Dist
+from engine.editions.base import Edition
+from engine.errors import ProfileError
+from engine.profiles import Profile
+from engine.rolls import D6Test, Reroll, reroll_sum
+
+__all__ = [
+    "Tenth",
+    "attached_starting_strength",
+    "below_half_strength",
+    "blast_bonus",
+    "command_points",
+    "deadly_demise",
+    "desperate_escape",
+    "destroyed_transport",
+    "feel_no_pain",
+    "grenade",
+    "hazardous",
+    "melta_damage",
+    "rapid_fire_attacks",
+    "tank_shock",
+]
+
+SRC = "10e-core"
+
+
+def _cap(value: int, cap: int) -> int:
+    return max(-cap, min(cap, value))
+
+
+def _fr(p: Fraction) -> str:
+    return str(p)
+
+
+class Tenth(Edition):
+    key: ClassVar[str] = "10"
+    name: ClassVar[str] = "Warhammer 40,000, 10th edition"
+    aliases: ClassVar[tuple[str, ...]] = ("10th", "10e", "tenth", "10 ed", "10th edition", "десятая", "десятка", "10-я")
+    sources: ClassVar[tuple[str, ...]] = (SRC,)
+    critical_results = True
+    hit_modifier_cap = 1
+    save_improvement_cap = 1
+    damage_characteristic = True
+    leadership_roll_under = False
+    engagement_horizontal = 1.0
+    engagement_vertical = 5.0
+    coherency_horizontal = 2.0
+    coherency_vertical = 5.0
+    coherency_two_neighbours_from = 7
+
+    # --- rolls -------------------------------------------------------------------------------------
+    @rule("wound-roll", cite(SRC, 614, 624))
+    def wound_target(self, strength: int, toughness: int) -> int:
+        """S ≥ 2T: 2+; S > T: 3+; S = T: 4+; S ≤ T/2: 6+; S < T: 5+ (the edition's table; not printed at 616)."""
+        if strength >= 2 * toughness:
+            return 2
+        if strength > toughness:
+            return 3
+        if strength == toughness:
+            return 4
+        if 2 * strength <= toughness:
+            return 6
+        return 5
+
+    @rule("hit-roll", cite(SRC, 604, 612))
+    def hit_test(
+        self,
+        skill: int | None,
+        modifier: int = 0,
+        reroll: Reroll = Reroll.NONE,
+        critical_on: int = 6,
+        indirect_unseen: bool = False,
+        overwatch: bool = False,
+    ) -> D6Test:
+        """Hit on ``skill``+; unmodified 6 is a critical hit and always hits, unmodified 1 always fails;
+        the roll is never modified by more than ±1. Indirect Fire at an unseen target: unmodified 1–3 fail
+        (803). Fire Overwatch: only an unmodified 6 hits (1519–1521)."""
+        return D6Test(
+            target=None if overwatch else skill,
+            modifier=0 if overwatch else _cap(modifier, 1),
+            critical_on=critical_on,
+            fails_up_to=3 if indirect_unseen else 1,
+            reroll=reroll,
+        )
+
+    @rule("wound-roll", cite(SRC, 614, 624), cite(SRC, 943, 963))
+    def wound_test(
+        self, strength: int, toughness: int, modifier: int = 0, reroll: Reroll = Reroll.NONE, critical_on: int = 6
+    ) -> D6Test:
+        """Wound on the table's target; unmodified 6 (or Anti-X's ``x``+) is a critical wound and always
+        wounds; unmodified 1 fails; never modified by more than ±1."""
+        return D6Test(
+            target=self.wound_target(strength, toughness),
+            modifier=_cap(modifier, 1),
+            critical_on=critical_on,
+            fails_up_to=1,
+            reroll=reroll,
+        )
+
+    @rule("armour-save", cite(SRC, 634, 646), cite(SRC, 648, 657), cite(SRC, 1629, 1645))
+    def save_test(
+        self,
+        save: int | None,
+        ap: int = 0,
+        invulnerable: int | None = None,
+        cover: bool = False,
+        modifier: int = 0,
+        reroll: Reroll = Reroll.NONE,
+    ) -> tuple[D6Test | None, str]:
+        """The save the defender picks: the armour save modified by AP and cover (+1, never improved
+        by more than +1; unmodified 1 fails) or the invulnerable save, which AP and cover never change."""
+        armour = None
+        if save is not None:
+            armour = D6Test(target=save, modifier=min(ap + (1 if cover else 0) + modifier, 1), reroll=reroll)
+        invuln = None
+        if invulnerable is not None:
+            invuln = D6Test(target=invulnerable, modifier=min(modifier, 1), reroll=reroll)
+        if invuln is not None and (armour is None or invuln.p_success > armour.p_success):
+            return invuln, "invulnerable"
+        return armour, "armour"
+
+    # --- tests -------------------------------------------------------------------------------------
+    @rule("battle-shock", cite(SRC, 306, 319), cite(SRC, 1219, 1221))
+    def leadership_test(self, leadership: int, modifier: int = 0, reroll: Reroll = Reroll.NONE) -> Fraction:
+        """Battle-shock and Leadership tests: roll 2D6, pass if the total is at least the unit's best Ld."""
+        return reroll_sum(Dist.die(6).times(2) + modifier, leadership, reroll)
+
+    @rule("charge", cite(SRC, 985, 997))
+    def charge(self, needed: int, reroll: Reroll = Reroll.NONE, difficult_terrain: bool = False) -> Fraction:
+        """P(2D6 ≥ ``needed``): the charge roll must let the unit end within Engagement Range of its targets."""
+        return reroll_sum(self.charge_roll(), needed, reroll)
+
+    @rule("overwatch", cite(SRC, 1493, 1521))
+    def overwatch_hit(self, skill: int) -> Fraction:
+        """Fire Overwatch: only an unmodified 6 hits, whatever the BS."""
+        return self.hit_test(skill, overwatch=True).p_success
+
+    @rule("hit-roll", cite(SRC, 604, 612))
+    def normal_hit(self, skill: int) -> Fraction:
+        return self.hit_test(skill).p_success
+
+    @rule("advance", cite(SRC, 403, 409))
+    def advance(self, move: int) -> Dist:
+        """Advance: the unit moves up to M + D6 inches."""
+        return Dist.die(6) + move
+
+    # --- the attack sequence -----------------------------------------------------------------------
+    def plan(self, profile: Profile) -> AttackPlan:
+        _validate(profile)
+        w, ab, d, sit = profile.weapon, profile.weapon.abilities, profile.defender, profile.situation
+        ranged = not w.melee
+        steps: list[Step] = []
+
+        # Attacks: A (+ Rapid Fire X at half range) (+1 per five target models for Blast), per model.
+        per_model = w.attacks.dist()
+        notes = [f"A {w.attacks}"]
+        if ab.rapid_fire is not None and sit.half_range:
+            per_model = per_model + ab.rapid_fire.dist()
+            notes.append(f"+{ab.rapid_fire} Rapid Fire (half range)")
+        if ab.blast:
+            bonus = blast_bonus(d.models)
+            per_model = per_model + bonus
+            notes.append(f"+{bonus} Blast ({d.models} models)")
+        per_model = per_model.map(lambda a: max(a, 1))
+        attacks = per_model.times(profile.attackers)
+        cites = [cite(SRC, 552, 554), cite(SRC, 1223, 1225)]
+        if ab.rapid_fire is not None:
+            cites.append(cite(SRC, 728, 740))
+        if ab.blast:
+            cites.append(cite(SRC, 836, 847))
+        steps.append(Step("attacks", "Number of attacks", f"{profile.attackers} model(s) × ({', '.join(notes)})",
+                          tuple(cites), {"expected": _fr(attacks.mean())}))
+
+        # Hit roll.
+        hit_reroll = profile.rerolls.hit
+        unseen_indirect = ab.indirect_fire and not sit.target_visible and ranged
+        if ab.torrent:
+            hit = (Fraction(0), Fraction(1), Fraction(0))
+            steps.append(Step("torrent", "Torrent: every attack hits automatically",
+                              "No hit roll, so no critical hits (Lethal Hits and Sustained Hits never trigger).",
+                              (cite(SRC, 775, 779),), {"p_hit": "1"}))
+        else:
+            mod, why = profile.hit_modifier, []
+            if ab.heavy and sit.remained_stationary and ranged:
+                mod += 1
+                why.append("+1 Heavy")
+            if sit.stealth and ranged:
+                mod -= 1
+                why.append("-1 Stealth")
+            if unseen_indirect:
+                mod -= 1
+                why.append("-1 Indirect Fire")
+            if sit.big_guns_in_engagement and ranged and not ab.pistol:
+                mod -= 1
+                why.append("-1 Big Guns Never Tire")
+            test = self.hit_test(w.skill, mod, _per_die(hit_reroll), indirect_unseen=unseen_indirect,
+                                 overwatch=sit.overwatch)
+            hit = test.probabilities()
+            cites = [cite(SRC, 604, 612)]
+            cites += [cite(SRC, 861, 871)] if ab.heavy else []
+            cites += [cite(SRC, 566, 570)] if sit.stealth else []
+            cites += [cite(SRC, 799, 818)] if unseen_indirect else []
+            cites += [cite(SRC, 1493, 1521)] if sit.overwatch else []
+            cites += [cite(SRC, 228, 235)] if hit_reroll is not Reroll.NONE else []
+            target = "only an unmodified 6 (Fire Overwatch)" if sit.overwatch else f"{w.skill}+"
+            detail = (f"Hit on {target}; modifier {test.modifier:+d} after the ±1 cap ({', '.join(why) or 'none'}); "
+                      f"re-roll: {hit_reroll.value}.")
+            steps.append(Step("hit-roll", "Hit roll", detail, tuple(cites),
+                              {"p_fail": _fr(hit[0]), "p_hit": _fr(hit[1]), "p_critical_hit": _fr(hit[2])}))
+        sustained = None
+        if ab.sustained_hits is not None and not ab.torrent:
+            sustained = ab.sustained_hits.dist()
+            steps.append(Step("sustained-hits", f"Sustained Hits {ab.sustained_hits}",
+                              f"Each critical hit scores {ab.sustained_hits} extra hit(s); they roll to wound as normal "
+                              "hits and are not critical hits.", (cite(SRC, 915, 931),)))
+        if ab.lethal_hits and not ab.torrent:
+            steps.append(Step("lethal-hits", "Lethal Hits",
+                              "A critical hit wounds automatically; that wound is not a critical wound, so it is "
+                              "saved as normal and never triggers Devastating Wounds.", (cite(SRC, 781, 787),)))
+
+        # Wound roll.
+        wmod = profile.wound_modifier + (1 if ab.lance and sit.charged else 0)
+        crit_on = min([6, *(x for kw, x in ab.anti if kw in {k.upper() for k in d.keywords})])
+        wound_reroll = profile.rerolls.wound
+        if ab.twin_linked and wound_reroll is Reroll.NONE:
+            wound_reroll = Reroll.FAILED
+        wtest = self.wound_test(w.strength, d.toughness, wmod, _per_die(wound_reroll), crit_on)
+        wound = wtest.probabilities()
+        cites = [cite(SRC, 614, 624)]
+        cites += [cite(SRC, 943, 963)] if crit_on < 6 else []
+        cites += [cite(SRC, 789, 797)] if ab.lance and sit.charged else []
+        cites += [cite(SRC, 750, 756)] if ab.twin_linked else []
+        steps.append(Step("wound-roll", "Wound roll",
+                          f"S{w.strength} vs T{d.toughness}: {wtest.target}+; modifier {wtest.modifier:+d}; critical wound on "
+                          f"an unmodified {crit_on}+; re-roll: {wound_reroll.value}.", tuple(cites),
+                          {"p_fail": _fr(wound[0]), "p_wound": _fr(wound[1]), "p_critical_wound": _fr(wound[2])}))
+        if ab.devastating_wounds:
+            steps.append(Step("devastating-wounds", "Devastating Wounds",
+                              "A critical wound allows no save of any kind and inflicts mortal wounds equal to the "
+                              "Damage instead; they are allocated after the other attacks, and if the model is "
+                              "destroyed the rest of that attack's mortal wounds are lost"
+                              + (" (spill-over ruling switched on)." if profile.devastating_spill else "."),
+                              (cite(SRC, 897, 913), cite(SRC, 661, 668))))
+
+        # Saving throw.
+        gets_cover = (sit.cover or unseen_indirect) and ranged and not ab.ignores_cover
+        if gets_cover and d.save is not None and d.save <= 3 and (w.ap or 0) == 0:
+            gets_cover = False
+        stest, kind = self.save_test(d.save, w.ap or 0, d.invulnerable, gets_cover, profile.save_modifier,
+                                     _per_die(profile.rerolls.save))
+        save_fail = Fraction(1) if stest is None else 1 - stest.p_success
+        cites = [cite(SRC, 634, 646)]
+        cites += [cite(SRC, 648, 657)] if d.invulnerable is not None else []
+        cites += [cite(SRC, 1629, 1645)] if sit.cover or unseen_indirect else []
+        cites += [cite(SRC, 742, 748)] if ab.ignores_cover else []
+        if stest is None:
+            sdetail = "The model has no save."
+        else:
+            sdetail = (f"{kind.capitalize()} save {stest.target}+ with modifier {stest.modifier:+d}"
+                       f"{' (AP ' + str(w.ap) + ', cover +1)' if gets_cover and kind == 'armour' else ''}; "
+                       "an unmodified 1 always fails.")
+        steps.append(Step("invulnerable-save" if kind == "invulnerable" else "armour-save", "Saving throw", sdetail,
+                          tuple(cites), {"p_unsaved": _fr(save_fail)}))
+
+        # Damage and Feel No Pain.
+        damage = w.damage.dist()
+        if ab.melta and sit.half_range:
+            damage = damage + ab.melta
+        damage = (damage + profile.damage_modifier).map(lambda x: max(x, 1))
+        fnp = feel_no_pain(d.fnp) if d.fnp is not None else Fraction(0)
+        if d.fnp is not None:
+            steps.append(Step("feel-no-pain", f"Feel No Pain {d.fnp}+",
+                              "Roll one D6 for each wound the model would lose, mortal wounds included.",
+                              (cite(SRC, 679, 683),), {"p_ignored": _fr(fnp)}))
+        if ab.melta and sit.half_range:
+            steps.append(Step("melta", f"Melta {ab.melta}", f"At half range the Damage is {w.damage}+{ab.melta}.",
+                              (cite(SRC, 849, 859),)))
+        extra: dict[str, Fraction] = {}
+        if ab.hazardous:
+            extra["hazardous_mortal_wounds"] = hazardous(profile.attackers).mean()
+            steps.append(Step("hazardous", "Hazardous",
+                              f"After attacking, one Hazardous test per weapon ({profile.attackers}): each 1 inflicts "
+                              "3 mortal wounds on the attacking unit.", (cite(SRC, 873, 895),),
+                              {"expected_mortal_wounds_to_attacker": _fr(extra["hazardous_mortal_wounds"])}))
+        for flag, concept, lines in (("precision", "precision", (820, 834)), ("assault", "assault", (716, 726)),
+                                     ("pistol", "pistol", (758, 773)), ("extra_attacks", "extra-attacks", (933, 941))):
+            if getattr(ab, flag):
+                steps.append(Step(concept, concept.replace("-", " ").capitalize(),
+                                  "No effect on these numbers (it decides who may shoot or which model is hit).",
+                                  (cite(SRC, *lines),)))
+
+        return AttackPlan(
+            edition=self.key,
+            attacks=attacks,
+            hit=hit,
+            wound=wound,
+            save_fail=save_fail,
+            damage=damage,
+            target_models=d.models,
+            target_wounds=d.wounds,
+            auto_hit=ab.torrent,
+            hit_single=hit_reroll is Reroll.SINGLE and not ab.torrent,
+            wound_single=wound_reroll is Reroll.SINGLE,
+            lethal=ab.lethal_hits,
+            sustained=sustained,
+            devastating=ab.devastating_wounds,
+            devastating_spill=profile.devastating_spill,
+            fnp=fnp,
+            wounds_taken=d.wounds_taken,
+            steps=tuple(steps),
+            allocation_cites=(cite(SRC, 626, 632), cite(SRC, 672, 677)),
+            extra=extra,
+        )
+
+
+def _per_die(policy: Reroll) -> Reroll:
+    return Reroll.NONE if policy is Reroll.SINGLE else policy
+
+
+def _validate(profile: Profile) -> None:
+    w, d = profile.weapon, profile.defender
+    if profile.attackers < 1:
+        raise ProfileError("attacker.models", f"{profile.attackers!r} attacking models; give at least 1.")
+    if w.skill is None and not w.abilities.torrent:
+        raise ProfileError("weapon.skill", "needs a BS/WS target like 3 (for 3+), unless the weapon has Torrent.")
+    if w.skill is not None and not 2 <= w.skill <= 6:
+        raise ProfileError("weapon.skill", f"{w.skill!r} is not a 10th-edition BS/WS; use 2–6 (3 means 3+).")
+    if w.ap is not None and w.ap > 0:
+        raise ProfileError("weapon.ap", f"{w.ap!r}: 10th-edition AP is 0 or negative; did you mean {-w.ap}?")
+    if w.strength < 1 or d.toughness < 1:
+        raise ProfileError("weapon.strength" if w.strength < 1 else "defender.toughness", "must be at least 1.")
+    for name, value in (("defender.save", d.save), ("defender.invulnerable", d.invulnerable), ("defender.fnp", d.fnp)):
+        if value is not None and not 2 <= value <= 6:
+            raise ProfileError(name, f"{value!r} is not a D6 target; use 2–6 (4 means 4+) or leave it out.")
+    for name, value in (("situation.snap_shots", profile.situation.snap_shots),
+                        ("situation.two_weapons", profile.situation.two_weapons)):
+        if value:
+            raise ProfileError(name, "is a 6th/7th-edition rule; choose edition 6 or 7, or drop it.")
+
+
+# --- other rules of the edition --------------------------------------------------------------------
+
+
+@rule("feel-no-pain", cite(SRC, 679, 683))
+def feel_no_pain(x: int) -> Fraction:
+    """P(one lost wound is ignored) with Feel No Pain ``x``+."""
+    return Fraction(7 - x, 6)
+
+
+@rule("blast", cite(SRC, 836, 847))
+def blast_bonus(models: int) -> int:
+    """+1 attack per five models in the target unit, rounding down."""
+    return models // 5
+
+
+@rule("rapid-fire", cite(SRC, 728, 740))
+def rapid_fire_attacks(attacks: Dist, x: Dist | int, half_range: bool) -> Dist:
+    """Rapid Fire X: the Attacks characteristic rises by X against a target within half range."""
+    return attacks + x if half_range else attacks
+
+
+@rule("melta", cite(SRC, 849, 859))
+def melta_damage(damage: Dist, x: int, half_range: bool) -> Dist:
+    """Melta X: the Damage characteristic rises by X against a target within half range."""
+    return damage + x if half_range else damage
+
+
+@rule("hazardous", cite(SRC, 873, 895))
+def hazardous(weapons: int) -> Dist:
+    """Mortal wounds the attacking unit suffers: one D6 per Hazardous weapon used, 3 mortal wounds per 1."""
+    return Dist.binomial(weapons, Fraction(1, 6)).map(lambda failed: 3 * failed)
+
+
+@rule("desperate-escape", cite(SRC, 429, 436))
+def desperate_escape(tests: int, models: int | None = None) -> Dist:
+    """Models destroyed by Desperate Escape tests: one D6 per test, each 1–2 destroys one model."""
+    lost = Dist.binomial(tests, Fraction(1, 3))
+    return lost if models is None else lost.map(lambda n: min(n, models))
+
+
+@rule("deadly-demise", cite(SRC, 685, 701))
+def deadly_demise(x: Dist | int) -> Dist:
+    """Mortal wounds one unit within 6" suffers when the model dies: a 6 on one D6, then ``x``."""
+    amount = x if isinstance(x, Dist) else Dist.constant(x)
+    return Dist.mixture([(Fraction(5, 6), Dist.constant(0)), (Fraction(1, 6), amount)])
+
+
+@rule("mortal-wounds", cite(SRC, 506, 525))
+def destroyed_transport(models: int, emergency: bool = False) -> Dist:
+    """Mortal wounds on a unit disembarking from a destroyed transport: one D6 per model, each 1 (each 1–3
+    in an emergency disembarkation) inflicts 1 mortal wound."""
+    return Dist.binomial(models, Fraction(1, 2) if emergency else Fraction(1, 6))
+
+
+@rule("mortal-wounds", cite(SRC, 1437, 1453))
+def grenade() -> Dist:
+    """Grenade stratagem: six D6, each 4+ inflicts 1 mortal wound."""
+    return Dist.binomial(6, Fraction(1, 2))
+
+
+@rule("mortal-wounds", cite(SRC, 1453, 1475))
+def tank_shock(toughness: int) -> Dist:
+    """Tank Shock stratagem: as many D6 as the vehicle's Toughness, each 5+ inflicts 1 mortal wound (at most 6)."""
+    return Dist.binomial(toughness, Fraction(1, 3)).map(lambda n: min(n, 6))
+
+
+@rule("starting-strength", cite(SRC, 325, 327), cite(SRC, 340, 346))
+def attached_starting_strength(*units: int) -> int:
+    """An Attached unit's Starting Strength is the sum of its units' Starting Strengths; when one of them
+    is destroyed the other goes back to its own."""
+    return sum(units)
+
+
+@rule("below-half-strength", cite(SRC, 329, 334))
+def below_half_strength(starting: int, models_left: int, wounds_left: int = 0, wounds: int = 1) -> bool:
+    """Below Half-strength: fewer than half the Starting Strength in models; for a unit of Starting
+    Strength 1, fewer than half its Wounds left."""
+    if starting == 1:
+        return 2 * wounds_left < wounds
+    return 2 * models_left < starting
+
+
+@rule("command-points", cite(SRC, 297, 304), cite(SRC, 321, 323))
+def command_points(start: int, rounds: list[list[int]]) -> int:
+    """CP after some battle rounds: each command phase both players gain 1 CP; besides that a player
+    gains at most 1 CP per battle round, whatever the source. ``rounds[i]`` lists the extra gains offered
+    in round ``i`` (negative numbers are CP spent)."""
+    cp = start
+    for gains in rounds:
+        cp += 2  # one command phase of each player per battle round
+        extra = 0
+        for g in gains:
+            if g < 0:
+                cp += g
+            else:
+                take = min(g, 1 - extra)
+                extra += take
+                cp += take
+        if cp < 0:
+            raise ProfileError("command_points", "spent more CP than the player had.")
+    return cp
