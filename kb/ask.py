@@ -129,7 +129,7 @@ def highlight_numbers(text: str) -> str:
 
     pattern = re.compile(r"(\d*[DdДд]\d+(?:\s?[+\-]\s?\d+)?|[+\-−]?\d+(?:[.,]\d+)?(?:\+|\"|″|”| ?дюйм\w*)?)")
     parts = pattern.split(text)
-    return "".join(f"<b>{html.escape(p)}</b>" if i % 2 else html.escape(p) for i, p in enumerate(parts))
+    return "".join(f"<b>{html.escape(p, quote=False)}</b>" if i % 2 else html.escape(p, quote=False) for i, p in enumerate(parts))
 
 
 def _edition_fits(entry_edition: str, editions: Sequence[str]) -> bool:

@@ -1,0 +1,118 @@
+"""The assistant: the JSON contract, answer sentences, «no answer», FAQ first, other editions."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from corpus.errors import QueryError
+from corpus.reader import find_source
+from kb.ask import ask, ask_batch, format_answer, highlight_numbers
+from kb.search import get_index
+
+OFF_TOPIC = [
+    "Как приготовить борщ со сметаной?",
+    "Какая завтра погода в Москве?",
+    "How do I bake a chocolate cake?",
+    "Рецепт пасты карбонара",
+    "Как настроить вай-фай роутер?",
+]
+
+
+def check_contract(result: dict[str, Any]) -> None:
+    """The keys and types other tools rely on (ARCHITECTURE.md, «JSON contracts»)."""
+    assert {"id", "question", "edition", "concepts", "answer", "hits"} <= set(result)
+    assert result["id"] is None or isinstance(result["id"], str)
+    assert isinstance(result["question"], str)
+    assert result["edition"] in (None, "10", "6", "7", "kt")
+    assert isinstance(result["concepts"], list) and all(isinstance(c, str) for c in result["concepts"])
+    answer = result["answer"]
+    assert answer is None or (isinstance(answer["text"], str) and isinstance(answer["node_id"], str))
+    assert isinstance(result["hits"], list)
+    for hit in result["hits"]:
+        assert {"node_id", "title", "edition", "source_id", "source_sha256", "lines", "page", "score", "snippet"} <= set(hit)
+        assert isinstance(hit["node_id"], str) and isinstance(hit["title"], str)
+        assert hit["edition"] in ("10", "6", "7", "kt")
+        assert re.fullmatch(r"[0-9a-f]{64}", hit["source_sha256"])
+        assert hit["source_sha256"] == find_source(hit["source_id"]).sha256
+        assert isinstance(hit["lines"], list) and len(hit["lines"]) == 2
+        assert all(isinstance(n, int) for n in hit["lines"]) and hit["lines"][0] <= hit["lines"][1]
+        assert hit["page"] is None or isinstance(hit["page"], int)
+        assert isinstance(hit["score"], float)
+        assert isinstance(hit["snippet"], str)
+
+
+def test_contract_of_an_answered_question(built: Path) -> None:
+    result = ask("Как проходится проверка боевого шока?", build_dir=built, question_id="q1")
+    check_contract(result)
+    assert result["id"] == "q1"
+    assert result["answer"] is not None
+    assert result["answer"]["node_id"] == result["hits"][0]["node_id"]
+    assert len(result["hits"]) <= 5
+
+
+def test_answer_is_sentences_of_the_best_leaf_with_numbers(built: Path) -> None:
+    result = ask("Сколько кубов бросать на проверку боевого шока в 10-ке?", build_dir=built)
+    best = get_index(built).features[result["answer"]["node_id"]]
+    assert result["edition"] == "10"
+    for sentence in re.split(r"(?<=[.:;!?])\s+", result["answer"]["text"].rstrip("…")):
+        assert sentence.strip().rstrip("…") in best.text
+    assert "2D6" in result["answer"]["text"]
+    assert "<b>2D6</b>" in result["answer"]["html"]
+
+
+@pytest.mark.parametrize("question", OFF_TOPIC)
+def test_no_answer_for_an_unrelated_question(built: Path, question: str) -> None:
+    result = ask(question, build_dir=built)
+    check_contract(result)
+    assert result["answer"] is None
+    assert result["hits"] == []
+    assert "Ответ не найден" in format_answer(result)
+
+
+@pytest.mark.parametrize("question", ["", "   ", "?!", "🎲🎲🎲", "\x00\x01\x02", '"(', "title:x AND (", "*"])
+def test_hostile_questions_keep_the_contract(built: Path, question: str) -> None:
+    check_contract(ask(question, build_dir=built))
+
+
+def test_ten_kilobytes_is_refused_clearly(built: Path) -> None:
+    with pytest.raises(QueryError, match="characters long"):
+        ask("щ" * 10_240, build_dir=built)
+
+
+def test_batch_keeps_ids_and_survives_a_bad_row(built: Path) -> None:
+    rows = [
+        {"id": "a", "question": "бросок на ранение", "edition": "6+10"},  # a gold field must not filter
+        {"id": 7, "question": None},
+        {"id": "c", "question": "х" * 20_000},
+    ]
+    results = list(ask_batch(rows, build_dir=built, limit=3))
+    assert [r["id"] for r in results] == ["a", 7, "c"]
+    check_contract(results[0])
+    assert results[0]["hits"] and results[0]["edition"] is None
+    assert "error" in results[1] and "error" in results[2]
+
+
+def test_faq_entry_leads_with_its_cited_passages(built: Path) -> None:
+    from kb.faq import load_faq
+
+    entry = next(e for e in load_faq() if e.edition == "10")
+    result = ask(entry.question, build_dir=built, limit=10)
+    assert result["faq"] is not None and result["faq"]["id"] == entry.id
+    first = result["hits"][0]
+    citation = entry.citations[0]
+    assert first["source_id"] == citation.source
+    assert first["lines"][0] <= citation.lines[1] and first["lines"][1] >= citation.lines[0]
+    assert ask(entry.question, build_dir=built, use_faq=False)["faq"] is None
+
+
+def test_highlight_numbers() -> None:
+    assert highlight_numbers('Бросьте 2D6 в пределах 6" <x>') == 'Бросьте <b>2D6</b> в пределах <b>6"</b> &lt;x&gt;'
+
+
+def test_readable_answer_cites_lines(built: Path) -> None:
+    text = format_answer(ask("проверка боевого шока", build_dir=built))
+    assert re.search(r"строк[аи] \d+", text)

@@ -1,0 +1,202 @@
+"""Query understanding: editions, cleaning, concepts, expansions and spelling."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpus.errors import QueryError
+from kb.query import (
+    MAX_QUERY_CHARS,
+    ConceptEntry,
+    ConceptMatcher,
+    Speller,
+    clean_query,
+    detect_editions,
+    parse_query,
+    slang_key,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "editions"),
+    [
+        ("Как работает овервотч в 6-й?", ["6"]),
+        ("а в 6-ке можно?", ["6"]),
+        ("Лд тест в шестёрке", ["6"]),
+        ("в шестерке так было", ["6"]),
+        ("overwatch in 6th edition", ["6"]),
+        ("6e charge range", ["6"]),
+        ("10ed battle-shock", ["10"]),
+        ("а в десятке как?", ["10"]),
+        ("в 10-ке иначе", ["10"]),
+        ("в 10-й редакции", ["10"]),
+        ("в 7-й редакции отступление", ["7"]),
+        ("в седьмой редакции", ["7"]),
+        ("размер стола в kill team", ["kt"]),
+        ("в киллтиме", ["kt"]),
+        ("кт: контратака", ["kt"]),
+        ("Лд тест в шестёрке и в десятке", ["6", "10"]),
+        ("Чем мораль в 6-й отличается от баттл-шока в 10-й?", ["6", "10"]),
+        ("Консолидация в 6-й и в 10-й", ["6", "10"]),
+    ],
+)
+def test_editions_are_detected(text: str, editions: list[str]) -> None:
+    assert detect_editions(text) == editions
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "на кубе выпала шестёрка, что дальше?",
+        "если выкинул 6-ку на попадание",
+        "попадаю на 3+ и ранение на 6+",
+        "отряд из 10 моделей на расстоянии 6 дюймов",
+        "навык WS 4 против T 6",
+        "ракета",  # «кт» inside a word is not Kill Team
+    ],
+)
+def test_numbers_and_dice_are_not_editions(text: str) -> None:
+    assert detect_editions(text) == []
+
+
+def test_explicit_edition_wins_and_unknown_is_refused() -> None:
+    assert parse_query("консолидация в 6-й", edition="10").editions == ["10"]
+    assert parse_query("консолидация в 6-й", edition="10").edition == "10"
+    with pytest.raises(QueryError, match="Unknown edition '11'"):
+        parse_query("консолидация", edition="11")
+
+
+def test_two_editions_report_none_as_the_one_edition() -> None:
+    parsed = parse_query("консолидация в 6-й и в 10-й")
+    assert parsed.editions == ["6", "10"] and parsed.edition is None
+    # the words naming editions are not searched for
+    assert {t.text for t in parsed.terms} == {"консолидация", "и"}
+
+
+def test_cleaning_drops_control_characters_and_emoji() -> None:
+    assert clean_query("бро\x00сок\x07 🎲 на\u200b ранение\n\t") == "бро сок на ранение"
+
+
+def test_overlong_question_is_a_clear_error() -> None:
+    with pytest.raises(QueryError, match=f"at most {MAX_QUERY_CHARS}"):
+        clean_query("а" * (MAX_QUERY_CHARS + 1))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['title:x AND (', "*", '"', "((((", "NOT OR AND", "text:*бросок*", "?", "🎲🎲", "", "   ", "\x00\x01"],
+)
+def test_hostile_text_is_just_words(text: str) -> None:
+    parsed = parse_query(text)
+    for term in parsed.terms:
+        assert term.text and all(ch not in term.text for ch in ':*()"')
+
+
+# --- concepts, on a small termbase of our own (the real one is tested in test_search) -----------
+
+CONCEPTS = [
+    ConceptEntry(
+        "overwatch",
+        "Overwatch",
+        (
+            ("Overwatch", "english", ""),
+            ("овервотч", "alias", ""),
+            ("Огонь на упреждение", "rendering", "10e-core"),
+            ("Дозорная стрельба", "rendering", "6e-assault"),
+        ),
+    ),
+    ConceptEntry(
+        "battle-shock",
+        "Battle-shock",
+        (("Battle-shock", "english", ""), ("баттл-шок", "alias", ""), ("боевой шок", "rendering", "10e-core")),
+    ),
+    ConceptEntry("charge", "Charge", (("Charge", "english", ""), ("чардж", "alias", ""))),
+    ConceptEntry(
+        "strength", "Strength", (("Strength", "english", ""), ("S", "abbreviation", ""), ("Сила", "rendering", "6e-rules"))
+    ),
+    ConceptEntry(
+        "vehicle", "Vehicle", (("Vehicle", "english", ""), ("ТРАНСПОРТНОЕ СРЕДСТВО", "rendering", "10e-core"))
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def matcher() -> ConceptMatcher:
+    return ConceptMatcher(CONCEPTS)
+
+
+@pytest.mark.parametrize(
+    ("question", "concept"),
+    [
+        ("Как работает дозорной стрельбой?", "overwatch"),  # any inflection of a rendering
+        ("огня на упреждение", "overwatch"),
+        ("how does overwatch work", "overwatch"),
+        ("Когда кидается боевого шока?", "battle-shock"),
+        ("После чарджа", "charge"),
+        ("У босса S3", "strength"),
+    ],
+)
+def test_concepts_in_any_inflection_and_language(matcher: ConceptMatcher, question: str, concept: str) -> None:
+    assert concept in parse_query(question, matcher=matcher).concepts
+
+
+@pytest.mark.parametrize(
+    ("question", "concept"),
+    [
+        ("Когда кидается бэтлшок?", "battle-shock"),  # another spelling of the slang
+        ("Зачарджил через руины", "charge"),  # a verb made of the slang, with a prefix
+        ("чарджить можно?", "charge"),
+        ("овервоч по нему", "overwatch"),  # a typo in the slang
+    ],
+)
+def test_fuzzy_slang(matcher: ConceptMatcher, question: str, concept: str) -> None:
+    assert concept in parse_query(question, matcher=matcher, vocabulary=set()).concepts
+
+
+def test_one_letter_abbreviations_need_a_value(matcher: ConceptMatcher) -> None:
+    assert "strength" not in parse_query("S is a letter", matcher=matcher).concepts
+    assert "strength" not in parse_query("с другом", matcher=matcher).concepts
+
+
+def test_capitals_rendering_matches_capitals_only_in_text(matcher: ConceptMatcher) -> None:
+    from kb.analysis import tokens
+
+    text_caps = "Эта модель ТРАНСПОРТНОЕ СРЕДСТВО."
+    text_lower = "Это транспортное средство доставки."
+    assert [m.concept for m in matcher.match_terms(list(tokens(text_caps)), query=False, raw=text_caps)] == ["vehicle"]
+    assert matcher.match_terms(list(tokens(text_lower)), query=False, raw=text_lower) == []
+    # a player does not type capitals
+    assert "vehicle" in parse_query("транспортное средство", matcher=matcher).concepts
+
+
+def test_slang_key_ignores_spelling_noise() -> None:
+    assert slang_key("баттл-шок") == slang_key("Баттлшок") == "батлшок"
+    assert slang_key("бэтлшок") == "бетлшок"
+
+
+def test_english_and_synonyms_expand_at_a_lower_weight(matcher: ConceptMatcher) -> None:
+    parsed = parse_query("enemy unit", matcher=matcher)
+    weights = {t.text: (t.weight, t.origin) for t in parsed.terms}
+    assert weights["вражеский"][1] == "english" and weights["вражеский"][0] < 1
+    assert weights["отряд"][1] == "english"
+    parsed = parse_query("юнит", matcher=matcher)
+    weights = {t.text: (t.weight, t.origin) for t in parsed.terms}
+    assert weights["юнит"] == (1.0, "word")
+    assert weights["отряд"][1] == "synonym" and weights["отряд"][0] < 1
+
+
+def test_speller_corrects_one_edit_and_keeps_known_words() -> None:
+    speller = Speller({"перемещение": 10, "перемещения": 5, "модель": 20})
+    assert speller.correct("перемещене") == "перемещение"
+    assert speller.correct("модель") is None
+    assert speller.correct("абракадабра") is None
+    parsed = parse_query("перемещене", speller=speller, vocabulary={"модель"}, matcher=ConceptMatcher([]))
+    assert parsed.corrections == {"перемещене": "перемещение"}
+    assert parsed.did_you_mean == "перемещение"
+    assert "перемещение" in {t.text for t in parsed.terms}
+
+
+def test_known_russian_words_are_not_corrected() -> None:
+    speller = Speller({"сметка": 3})
+    parsed = parse_query("сметана", speller=speller, vocabulary=set(), matcher=ConceptMatcher([]))
+    assert parsed.corrections == {}
