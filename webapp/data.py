@@ -14,15 +14,16 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import re
 import threading
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from corpus.errors import IndexMissingError
+from corpus.errors import IndexMissingError, RulebaseError
 from corpus.models import EDITIONS, NON_RULE_KINDS, NodeKind, RuleNode
 from kb.analysis import fold, lemmas
 from kb.build import load_nodes, read_manifest, require_build
@@ -37,6 +38,7 @@ __all__ = [
 ]
 
 _LOCK = threading.Lock()
+_PAGE_REF = re.compile(r"см\.\s*(?:на\s+)?(?:стр|с)\.\s*(?P<page>\d{1,3})", re.IGNORECASE)
 _CACHE: dict[Path, tuple[int, Build]] = {}
 
 
@@ -142,7 +144,6 @@ class Build:
     nodes: dict[str, RuleNode]
     issues: list[dict[str, Any]]
     terms_raw: list[dict[str, Any]] | None = None
-    graph: dict[str, Any] | None = None
     examples_raw: list[dict[str, Any]] | None = None
     concepts_raw: list[dict[str, Any]] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -162,14 +163,12 @@ class Build:
         concepts = _read_json(path / "concepts.json")
         if isinstance(concepts, dict):
             concepts = concepts.get("concepts")
-        graph = _read_json(path / "graph.json")
         return cls(
             path=path,
             manifest=manifest,
             nodes=nodes,
             issues=list(issues),
             terms_raw=terms if isinstance(terms, list) else None,
-            graph=graph if isinstance(graph, dict) else None,
             examples_raw=examples if isinstance(examples, list) else None,
             concepts_raw=concepts if isinstance(concepts, list) else None,
         )
@@ -275,8 +274,31 @@ class Build:
         return dict(sorted(found.items()))
 
     @cached_property
+    def graph(self) -> Any:
+        """The :class:`kb.graph.KnowledgeGraph` of this build, or None when it has no graph.json."""
+        if not (self.path / "graph.json").is_file():
+            return None
+        try:
+            from kb.graph import load_graph
+        except ImportError:
+            return None
+        try:
+            return load_graph(self.path)
+        except RulebaseError:
+            return None
+
+    def _neighbours(self, node: RuleNode) -> dict[str, Any]:
+        if self.graph is None:
+            return {}
+        try:
+            found: dict[str, Any] = self.graph.neighbours(node.id)
+        except RulebaseError:
+            return {}
+        return found
+
+    @cached_property
     def concept_nodes(self) -> dict[str, list[dict[str, Any]]]:
-        """concept id -> [{node_id, source_id, edition, lines, role}] (defines first)."""
+        """concept id -> [{node_id, source_id, edition, lines, role}] (``concepts.json``; defines first)."""
         out: dict[str, list[dict[str, Any]]] = defaultdict(list)
         if self.concepts_raw:
             for item in self.concepts_raw:
@@ -284,23 +306,6 @@ class Build:
                 for ref in item.get("nodes") or ():
                     if ref.get("node_id") in self.nodes:
                         out[cid].append(dict(ref))
-        elif self.graph:
-            for edge in _graph_edges(self.graph):
-                kind = edge.get("kind") or edge.get("key") or edge.get("type")
-                if kind not in ("defines", "mentions"):
-                    continue
-                node_id, cid = _strip_prefix(edge.get("source")), _strip_prefix(edge.get("target"))
-                if node_id in self.nodes:
-                    node = self.nodes[node_id]
-                    out[cid].append(
-                        {
-                            "node_id": node_id,
-                            "source_id": node.source_id,
-                            "edition": node.edition,
-                            "lines": list(node.lines),
-                            "role": kind,
-                        }
-                    )
         else:
             for node in self.nodes.values():
                 for cid in node.concepts:
@@ -318,52 +323,50 @@ class Build:
         return dict(out)
 
     def node_concepts(self, node: RuleNode) -> list[str]:
-        """Concepts a node defines or mentions (from the build, falling back to the node)."""
-        if node.concepts:
-            return list(node.concepts)
-        return sorted(cid for cid, refs in self.concept_nodes.items() if any(r["node_id"] == node.id for r in refs))
+        """Concepts a node defines or mentions (graph, else the node's own list)."""
+        near = self._neighbours(node)
+        if near:
+            return sorted(set(near.get("defines", [])) | set(near.get("mentions", [])))
+        return list(node.concepts)
 
     def same_concept(self, node: RuleNode) -> list[tuple[str, RuleNode]]:
-        """Rules of other editions about the same concept: ``same_concept`` edges, else shared concepts."""
+        """Rules of other editions about the same concept (``same_concept`` edges of the graph)."""
         found: list[tuple[str, RuleNode]] = []
-        seen: set[str] = set()
-        if self.graph:
-            for edge in _graph_edges(self.graph):
-                if (edge.get("kind") or edge.get("key") or edge.get("type")) != "same_concept":
-                    continue
-                a, b = _strip_prefix(edge.get("source")), _strip_prefix(edge.get("target"))
-                other = b if a == node.id else a if b == node.id else None
-                if other and other in self.nodes and other not in seen:
-                    seen.add(other)
-                    found.append((str(edge.get("concept", "")), self.nodes[other]))
-        if found:
-            return found
-        for cid in self.node_concepts(node):
-            for ref in self.concept_nodes.get(cid, []):
-                candidate = self.nodes.get(ref["node_id"])
-                if candidate is None or candidate.edition == node.edition or candidate.id in seen:
-                    continue
-                if ref.get("role") != "defines":
-                    continue
-                seen.add(candidate.id)
-                found.append((cid, candidate))
+        for item in self._neighbours(node).get("same_concept", []):
+            other = self.nodes.get(str(item.get("node_id")))
+            if other is not None and all(other.id != seen.id for _, seen in found):
+                found.append((str(item.get("concept", "")), other))
         return found
 
-    def references(self, node: RuleNode) -> tuple[list[RuleNode], list[RuleNode]]:
-        """Cross-references out of and into ``node`` (``refers_to`` edges of the graph)."""
-        out: list[RuleNode] = []
+    def references(self, node: RuleNode) -> tuple[list[tuple[str, RuleNode]], list[RuleNode]]:
+        """Cross-references out of ``node`` as (printed text, target) and the rules referring to it."""
+        near = self._neighbours(node)
+        out = [
+            (str(r.get("text", "")), self.nodes[r["target"]])
+            for r in near.get("references_out", [])
+            if r.get("target") in self.nodes
+        ]
         into: list[RuleNode] = []
-        if not self.graph:
-            return out, into
-        for edge in _graph_edges(self.graph):
-            if (edge.get("kind") or edge.get("key") or edge.get("type")) != "refers_to":
-                continue
-            a, b = _strip_prefix(edge.get("source")), _strip_prefix(edge.get("target"))
-            if a == node.id and b in self.nodes:
-                out.append(self.nodes[b])
-            elif b == node.id and a in self.nodes:
-                into.append(self.nodes[a])
+        for r in near.get("references_in", []):
+            source = self.nodes.get(str(r.get("source")))
+            if source is not None and source not in into:
+                into.append(source)
+        if not near:
+            out = self._page_references(node)
         return out, into
+
+    def _page_references(self, node: RuleNode) -> list[tuple[str, RuleNode]]:
+        """Without a graph: «см. стр. N» resolved to the first leaf printed on page N of the same source."""
+        out: list[tuple[str, RuleNode]] = []
+        for match in _PAGE_REF.finditer(node.text_clean):
+            page = int(match.group("page"))
+            target = next(
+                (n for n in self.nodes.values() if n.source_id == node.source_id and n.is_leaf and n.page == page),
+                None,
+            )
+            if target is not None:
+                out.append((match.group(0), target))
+        return out
 
     # ---- examples ------------------------------------------------------------------------------
     @cached_property
@@ -371,9 +374,11 @@ class Build:
         return [e for e in self.examples_raw or () if isinstance(e, dict)]
 
     def examples_for(self, node: RuleNode) -> list[dict[str, Any]]:
+        """Worked examples that demonstrate ``node`` (by rule id, graph edge or cited lines)."""
+        linked = set(self._neighbours(node).get("examples", []))
         out = []
         for example in self.examples:
-            if node.id in (example.get("rule_ids") or ()):
+            if node.id in (example.get("rule_ids") or ()) or example.get("id") in linked:
                 out.append(example)
                 continue
             for citation in example.get("citations") or ():
@@ -480,20 +485,6 @@ def suggest(wanted: str, nodes: Iterable[RuleNode], n: int = 5) -> list[RuleNode
         if node not in out:
             out.append(node)
     return out[:n]
-
-
-def _strip_prefix(value: Any) -> str:
-    """Graph node keys may carry a type prefix (``rule:…``, ``concept:…``)."""
-    text = str(value or "")
-    for prefix in ("rule:", "node:", "concept:", "example:", "source:", "rendering:"):
-        if text.startswith(prefix):
-            return text[len(prefix) :]
-    return text
-
-
-def _graph_edges(graph: dict[str, Any]) -> Sequence[dict[str, Any]]:
-    edges = graph.get("edges") or graph.get("links") or []
-    return [e for e in edges if isinstance(e, dict)]
 
 
 def _termbase_fallback() -> list[dict[str, Any]]:

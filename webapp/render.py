@@ -37,6 +37,7 @@ __all__ = [
     "bar_chart_svg",
     "flat",
     "fraction",
+    "number",
     "percent",
     "render_text",
     "to_markdown",
@@ -46,10 +47,6 @@ _ESCAPE = re.compile(r"([\\`*_\[\]<>&#!|~])")
 _BULLET = re.compile(r"^[•●▪◦]\s*(?P<rest>.*)$|^[-–—]\s+(?P<rest2>\S.*)$")
 _ORDERED = re.compile(r"^(?P<n>\d{1,2})[.)]\s*(?P<rest>[^\d\s].*)$")
 _LEADING = re.compile(r"^(\d+)([.)])|^([+=\-])")
-XREF_RE = re.compile(
-    r"(?:\(\s*)?см\.\s*(?:(?:на\s+)?(?:стр|с)\.\s*(?P<page>\d{1,3})|(?P<where>ниже|выше|далее))\s*\)?",
-    re.IGNORECASE,
-)
 
 
 def _escape_inline(text: str) -> str:
@@ -163,7 +160,7 @@ class RenderContext:
     senses: Mapping[str, TermSense] | None = None
     matcher: TermMatcher | None = None
     concept_url: str = "/concepts/"
-    #: page number (as text) or «ниже»/«выше» -> URL of the rule it points to
+    #: a reference as printed («см. стр. 27») -> URL of the rule it points to
     xrefs: Mapping[str, str] | None = None
     counter: int = 0
 
@@ -172,10 +169,11 @@ def _split_text(token: Token, ctx: RenderContext) -> list[Token]:
     content = token.content
     spans: list[tuple[int, int, str, str]] = []  # start, end, kind, payload
     if ctx.xrefs:
-        for m in XREF_RE.finditer(content):
-            key = m.group("page") or fold_where(m.group("where") or "")
-            if key in ctx.xrefs:
-                spans.append((m.start(), m.end(), "xref", ctx.xrefs[key]))
+        for printed, url in sorted(ctx.xrefs.items(), key=lambda kv: -len(kv[0])):
+            pattern = r"\s+".join(re.escape(word) for word in printed.split())
+            for m in re.finditer(pattern, content) if pattern else ():
+                if not any(s < m.end() and m.start() < e for s, e, _, _ in spans):
+                    spans.append((m.start(), m.end(), "xref", url))
     if ctx.matcher:
         for start, end, concept in ctx.matcher.find(content):
             if not any(s < end and start < e for s, e, _, _ in spans):
@@ -199,10 +197,6 @@ def _split_text(token: Token, ctx: RenderContext) -> list[Token]:
     if pos < len(content):
         out.append(_text(content[pos:]))
     return out
-
-
-def fold_where(word: str) -> str:
-    return word.lower()
 
 
 def _text(content: str) -> Token:
@@ -324,6 +318,17 @@ def fraction(value: Any) -> Fraction:
         return Fraction(str(value).strip())
     except (ValueError, ZeroDivisionError):
         return Fraction(0)
+
+
+def number(value: Any, digits: int = 2) -> str:
+    """An expected value from the engine (a number or «7/3») as «2,33»."""
+    if isinstance(value, str) and "/" not in value:
+        try:
+            value = float(value)
+        except ValueError:
+            return str(value)
+    text = f"{float(fraction(value)):.{digits}f}".rstrip("0").rstrip(".")
+    return text.replace(".", ",")
 
 
 def percent(value: Any, digits: int = 1) -> str:

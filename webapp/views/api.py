@@ -1,16 +1,163 @@
-"""The JSON API (filled in below)."""
+"""The JSON API: the same objects as the CLI contracts, read-only, CORS-open for GET.
+
+Every route is listed in :data:`webapp.views.openapi.OPENAPI` (a test checks that). Errors are
+``{"error": "..."}`` with 400 (bad parameter) or 404 (unknown id), 503 when nothing is built.
+"""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, Response, abort, current_app, jsonify, request
+
+from corpus.errors import IndexMissingError, QueryError
+from webapp.views.common import clean_query, current_build, hit_json, node_json, parse_edition, parse_limit
 
 __all__ = ["bp"]
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
+def _question() -> tuple[str, str | None, int]:
+    question = clean_query(request.args.get("q"))
+    if not question:
+        raise QueryError("Parameter q (the question) is required, e.g. /api/ask?q=дальность+чарджа.")
+    edition = parse_edition(request.args.get("edition"))
+    limit = parse_limit(request.args.get("limit"), 5)
+    return question, edition, limit
+
+
+@bp.route("/ask")
+def ask() -> Response:
+    """The ``rulekb ask --json`` object."""
+    from webapp.views.search import run_ask
+
+    question, edition, limit = _question()
+    result = run_ask(current_build(), question, edition, limit)
+    result.pop("engine", None)
+    return jsonify(result)
+
+
+@bp.route("/search")
+def search() -> Response:
+    """Ranked rule leaves for a query (no answer extraction)."""
+    question, edition, limit = _question()
+    build = current_build()
+    hits: list[dict[str, Any]] | None = None
+    did_you_mean = None
+    try:
+        module = importlib.import_module("kb.search")
+        found = module.search(question, edition=edition, limit=limit, build_dir=build.path)
+        hits = [h.to_json() for h in found.hits]
+        did_you_mean = found.did_you_mean
+    except (ImportError, IndexMissingError):
+        hits = None
+    if hits is None:
+        from webapp.views.search import _best_sentence
+
+        wanted = set(_lemmas(question))
+        hits = [
+            hit_json(build, node, score, _best_sentence(node.text_clean, wanted)[:400])
+            for node, score in build.simple_search(question, edition=edition, limit=limit)
+        ]
+        did_you_mean = build.did_you_mean(question) if not hits else None
+    return jsonify({"question": question, "edition": edition, "did_you_mean": did_you_mean, "hits": hits})
+
+
+def _lemmas(text: str) -> list[str]:
+    from kb.analysis import lemmas
+
+    return lemmas(text)
+
+
+@bp.route("/rules/<path:node_id>")
+def rule(node_id: str) -> Response:
+    """One node with its breadcrumb, parent, children, neighbours and same-concept rules."""
+    from webapp.views.common import citation
+
+    build = current_build()
+    node = build.nodes.get(node_id.strip("/"))
+    if node is None:
+        abort(404)
+    prev, nxt = build.neighbours(node)
+
+    def brief(n: Any) -> dict[str, Any] | None:
+        if n is None:
+            return None
+        return {"id": n.id, "title": n.title, "kind": n.kind.value, "edition": n.edition, "lines": list(n.lines)}
+
+    refs_out, refs_in = build.references(node)
+    return jsonify(
+        {
+            "node": node_json(build, node),
+            "citation": citation(build, node),
+            "breadcrumb": [brief(n) for n in build.trail(node)],
+            "parent": brief(build.nodes.get(node.parent_id or "")),
+            "children": [brief(n) for n in build.children.get(node.id, [])],
+            "previous": brief(prev),
+            "next": brief(nxt),
+            "same_concept": [{"concept": cid, **(brief(n) or {})} for cid, n in build.same_concept(node)],
+            "refers_to": [{"text": text, **(brief(n) or {})} for text, n in refs_out],
+            "referred_by": [brief(n) for n in refs_in],
+            "examples": [e.get("id") for e in build.examples_for(node)],
+        }
+    )
+
+
+@bp.route("/concepts")
+def concepts() -> Response:
+    """Every concept with the rules that define or mention it (``rulekb concepts --json``)."""
+    from webapp.views.concepts import concept_json
+
+    build = current_build()
+    ids = sorted(set(build.concepts) | set(build.concept_nodes))
+    return jsonify([concept_json(build, build.concepts.get(cid), cid) for cid in ids])
+
+
+@bp.route("/concepts/<path:concept_id>")
+def concept(concept_id: str) -> Response:
+    from webapp.views.concepts import concept_json
+
+    build = current_build()
+    item = build.concepts.get(concept_id)
+    if item is None and concept_id not in build.concept_nodes:
+        abort(404)
+    return jsonify(concept_json(build, item, concept_id))
+
+
+@bp.route("/terms")
+def terms() -> Response:
+    """The termbase (``rulekb terms --json``)."""
+    from webapp.views.terms import terms_json
+
+    return jsonify(terms_json(current_build()))
+
+
+@bp.route("/sources")
+def sources() -> Response:
+    """The books: the ``sources`` of ``build/manifest.json``, plus parse issues."""
+    build = current_build()
+    return jsonify({"sources": list(build.sources.values()), "issues": build.issues})
+
+
+@bp.route("/calc", methods=["GET", "POST"])
+def calc() -> Response | tuple[Response, int]:
+    """The engine on one attack profile: GET with the calculator's parameters, or POST the profile JSON."""
+    from webapp.views.calc import calculate, profile_from_args
+
+    if request.method == "POST":
+        payload = request.get_json(silent=True)
+        if not isinstance(payload, dict):
+            raise QueryError("POST a JSON object: the attack profile (see /api/openapi.json).")
+        profile = payload
+    else:
+        profile = profile_from_args(request.args)
+    return jsonify(calculate(profile))
+
+
 @bp.route("/openapi.json")
-def openapi() -> Any:
-    return jsonify({"openapi": "3.1.0"})
+def openapi() -> Response:
+    from webapp.views.openapi import document
+
+    return jsonify(document(current_app.config["API_MAX_LIMIT"]))

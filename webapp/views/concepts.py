@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template
 
+from corpus.errors import RulebaseError
 from webapp.data import Build, Concept
 from webapp.views.common import citation, current_build
 from webapp.views.compare import comparisons_for
@@ -18,18 +19,33 @@ bp = Blueprint("concepts", __name__)
 
 
 def edition_columns(build: Build, concept_id: str) -> list[dict[str, Any]]:
-    """One column per edition (6, 7, Kill Team, 10): the defining rules, else the first mentions."""
+    """One column per edition (6, 7, Kill Team, 10) with the defining rules.
+
+    From the graph's comparison when the build has one (it gathers the concepts that are the same
+    mechanic under another name), else from ``concepts.json``: the defining rules, or the first
+    mentions when an edition has no definition.
+    """
+    passages: dict[str, list[str]] = {}
+    if build.graph is not None:
+        try:
+            compared = build.graph.compare(concept_id)
+        except RulebaseError:
+            compared = {"editions": []}
+        for group in compared.get("editions", []):
+            passages[str(group.get("edition"))] = [str(p["node_id"]) for p in group.get("passages", [])]
     refs = build.concept_nodes.get(concept_id, [])
     columns = []
     for edition in build.editions:
         mine = [r for r in refs if r.get("edition") == edition and r["node_id"] in build.nodes]
-        defining = [r for r in mine if r.get("role") == "defines"]
-        chosen = defining[:3] if defining else mine[:2]
+        defining = [n for n in passages.get(edition, []) if n in build.nodes] or [
+            r["node_id"] for r in mine if r.get("role") == "defines"
+        ]
+        chosen = defining[:3] if defining else [r["node_id"] for r in mine[:2]]
         columns.append(
             {
                 "edition": edition,
                 "defines": bool(defining),
-                "nodes": [build.nodes[r["node_id"]] for r in chosen],
+                "nodes": [build.nodes[n] for n in chosen],
                 "more": max(len(mine) - len(chosen), 0),
             }
         )

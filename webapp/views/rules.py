@@ -36,22 +36,11 @@ def term_context(build: Build, source_id: str) -> RenderContext:
 
 
 def _xrefs(build: Build, node: RuleNode) -> dict[str, str]:
-    """«см. стр. N» / «см. ниже» → URL: refers_to edges of the graph, else pages of the same source."""
+    """Each printed reference of ``node`` («см. стр. 27») → the URL of the rule it resolves to."""
     out: dict[str, str] = {}
-    targets, _ = build.references(node)
-    for target in targets:
-        key = str(target.page) if target.page is not None else None
-        if key and key not in out:
-            out[key] = url_for("rules.rule", node_id=target.id)
-    if len(targets) == 1:
-        for where in ("ниже", "выше", "далее"):
-            out.setdefault(where, url_for("rules.rule", node_id=targets[0].id))
-    pages: dict[int, RuleNode] = {}
-    for other in build.nodes.values():
-        if other.source_id == node.source_id and other.page is not None and other.is_leaf:
-            pages.setdefault(other.page, other)
-    for page, target in pages.items():
-        out.setdefault(str(page), url_for("rules.rule", node_id=target.id))
+    for printed, target in build.references(node)[0]:
+        if printed:
+            out.setdefault(printed, url_for("rules.rule", node_id=target.id))
     return out
 
 
@@ -91,7 +80,7 @@ def rule(node_id: str) -> str:
         prev=prev,
         next=nxt,
         same=build.same_concept(node),
-        refs_out=out_refs,
+        refs_out=[target for _, target in out_refs],
         refs_in=in_refs,
         concepts=concepts,
         examples=build.examples_for(node),

@@ -16,7 +16,7 @@ from typing import Any
 from flask import Blueprint, current_app, render_template, request
 from markupsafe import Markup, escape
 
-from corpus.errors import QueryError
+from corpus.errors import IndexMissingError, QueryError
 from kb.analysis import lemmas, tokens
 from webapp.data import Build
 from webapp.render import TermMatcher
@@ -125,19 +125,19 @@ def _fallback_ask(build: Build, question: str, edition: str | None, limit: int) 
 
 
 def run_ask(build: Build, question: str, edition: str | None, limit: int) -> dict[str, Any]:
-    """The ask object for ``question`` (contract of ``rulekb ask --json``), plus page extras."""
+    """The ask object for ``question`` (contract of ``rulekb ask --json``), plus page extras.
+
+    ``kb.ask`` answers when the build has its search index; a build without one (an older or a
+    partial build) is searched by :meth:`Build.simple_search`, and ``engine`` says which answered.
+    """
     ask = _kb_ask()
     result: dict[str, Any] | None = None
     if ask is not None:
         try:
-            result = ask(question, edition=edition, limit=limit, build_dir=build.path)
-        except QueryError:
-            raise
-        except TypeError:
-            result = ask(question, edition=edition, limit=limit)
-        if result is not None and not isinstance(result, dict):
-            to_json = getattr(result, "to_json", None) or getattr(result, "model_dump", None)
-            result = to_json() if to_json else None
+            result = dict(ask(question, edition=edition, limit=limit, build_dir=build.path))
+            result.setdefault("engine", "index")
+        except IndexMissingError:
+            result = None
     if result is None:
         result = _fallback_ask(build, question, edition, limit)
     result.setdefault("id", None)
@@ -146,12 +146,22 @@ def run_ask(build: Build, question: str, edition: str | None, limit: int) -> dic
     result.setdefault("concepts", [])
     result.setdefault("answer", None)
     result.setdefault("hits", [])
+    faq = result.get("faq")
     if "faq" not in result:
         result["faq"] = faq_for(question, edition)
+    elif isinstance(faq, dict) and "citations" not in faq:
+        result["faq"] = {**faq, "citations": _faq_citations(str(faq.get("id", "")))}
     if "did_you_mean" not in result:
         best = max((h.get("score") or 0 for h in result["hits"]), default=0)
         result["did_you_mean"] = build.did_you_mean(question) if best < FALLBACK_ANSWER_SCORE else None
     return result
+
+
+def _faq_citations(entry_id: str) -> list[dict[str, Any]]:
+    for entry in faq_entries():
+        if entry.id == entry_id:
+            return [{"source": c.source, "lines": list(c.lines), "quotes": list(c.quotes)} for c in entry.citations]
+    return []
 
 
 def highlight(text: str, question: str) -> Markup:

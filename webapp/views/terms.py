@@ -1,17 +1,214 @@
-"""The termbase page (filled in below as kb.terms lands)."""
+"""The termbase page: concepts with their renderings per book, statuses and counts; KWIC lines
+linked to their rules; the inconsistency report; TBX/TSV/CSV downloads; the draft checker.
+
+The data is the build's ``terms.json`` (the ``rulekb terms --json`` contract); KWIC lines, the
+report, the exports and the draft check are ``kb.terms`` functions.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+import importlib
+from typing import Any
 
+from flask import Blueprint, Response, abort, current_app, render_template, request
+
+from corpus.errors import QueryError
+from kb.analysis import fold
+from webapp.data import Build
 from webapp.views.common import current_build
 
-__all__ = ["bp"]
+__all__ = ["bp", "terms_json"]
 
 bp = Blueprint("terms", __name__)
+
+STATUS_LABELS = {
+    "preferred": "основной",
+    "admitted": "допустимый",
+    "deprecated": "нежелательный",
+    "mistranslation": "ошибка перевода",
+}
+
+
+def _kb_terms() -> Any | None:
+    try:
+        return importlib.import_module("kb.terms")
+    except ImportError:
+        return None
+
+
+def terms_json(build: Build) -> list[dict[str, Any]]:
+    """The ``rulekb terms --json`` list of this build."""
+    if build.terms_raw is not None:
+        return build.terms_raw
+    return [c.to_json() for c in build.concepts.values()]
+
+
+def _filter(build: Build, query: str) -> list[Any]:
+    concepts = list(build.concepts.values())
+    if not query:
+        return concepts
+    wanted = fold(query)
+    out = []
+    for c in concepts:
+        names = [c.id, c.english, c.abbreviation, c.category, *c.aliases, *(r.text for r in c.renderings)]
+        if any(wanted in fold(name) for name in names if name):
+            out.append(c)
+    return out
+
+
+def _as_dict(item: Any) -> dict[str, Any]:
+    if isinstance(item, dict):
+        return item
+    for name in ("to_json", "model_dump"):
+        method = getattr(item, name, None)
+        if callable(method):
+            value = method()
+            if isinstance(value, dict):
+                return value
+    import dataclasses
+
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        return dataclasses.asdict(item)
+    return {"text": str(item)}
+
+
+def inconsistencies(build: Build) -> list[dict[str, Any]]:
+    """The inconsistency report: ``kb.terms`` when present, else one row per concept rendered in
+    more than one way by one book or with a deprecated/wrong rendering."""
+    module = _kb_terms()
+    report = getattr(module, "inconsistency_report", None) or getattr(module, "inconsistencies", None)
+    if callable(report):
+        try:
+            return [_as_dict(row) for row in report()]
+        except TypeError:
+            pass
+    rows = []
+    for concept in build.concepts.values():
+        by_source: dict[str, list[Any]] = {}
+        for r in concept.renderings:
+            if r.count or not r.lines:
+                by_source.setdefault(r.source_id, []).append(r)
+        for source_id, renderings in by_source.items():
+            bad = [r for r in renderings if r.status in ("deprecated", "mistranslation")]
+            if len(renderings) > 1 or bad:
+                rows.append(
+                    {
+                        "concept": concept.id,
+                        "english": concept.english,
+                        "source_id": source_id,
+                        "renderings": [
+                            {"text": r.text, "status": r.status, "count": r.count, "note": r.note} for r in renderings
+                        ],
+                    }
+                )
+    return rows
 
 
 @bp.route("/terms")
 def terms() -> str:
     build = current_build()
-    return render_template("concepts.html", concepts=list(build.concepts.values()), counts={})
+    query = request.args.get("q", "")[:100]
+    return render_template(
+        "terms.html",
+        q=query,
+        concepts=_filter(build, query),
+        total=len(build.concepts),
+        report=inconsistencies(build),
+        sources=build.sources,
+        status_labels=STATUS_LABELS,
+        draft=None,
+        flags=None,
+    )
+
+
+@bp.route("/terms/<concept_id>")
+def term(concept_id: str) -> str:
+    build = current_build()
+    concept = build.concepts.get(concept_id)
+    if concept is None:
+        abort(404)
+    return render_template(
+        "term.html",
+        concept=concept,
+        kwic=_kwic(concept_id),
+        sources=build.sources,
+        status_labels=STATUS_LABELS,
+    )
+
+
+def _kwic(concept_id: str) -> list[dict[str, Any]]:
+    """Every occurrence of the concept's renderings in context (``kb.terms_corpus``)."""
+    try:
+        from kb.terms_corpus import default_index
+        from kb.terms_model import default_termbase
+    except ImportError:
+        return []
+    termbase = default_termbase()
+    concept = termbase.get(concept_id)
+    if concept is None:
+        return []
+    return [_as_dict(row) for row in default_index().kwic(concept, width=50)]
+
+
+@bp.route("/terms/check", methods=["GET", "POST"])
+def check() -> str | tuple[str, int]:
+    """Paste a draft translation; get the terms it uses that the termbase flags."""
+    build = current_build()
+    draft = request.form.get("draft", "") if request.method == "POST" else ""
+    flags: list[dict[str, Any]] | None = None
+    if request.method == "POST":
+        if len(draft) > current_app.config["MAX_CONTENT_LENGTH"]:
+            raise QueryError("Текст слишком длинный для проверки.")
+        flags = check_draft(draft)
+    return render_template(
+        "terms.html",
+        q="",
+        concepts=[],
+        total=len(build.concepts),
+        report=None,
+        sources=build.sources,
+        status_labels=STATUS_LABELS,
+        draft=draft,
+        flags=flags,
+    )
+
+
+def check_draft(draft: str) -> list[dict[str, Any]]:
+    module = _kb_terms()
+    checker = getattr(module, "check_draft", None)
+    if not callable(checker):
+        raise QueryError("Проверка черновика появится, когда в сборке будет словарь терминов (kb.terms).")
+    return [_as_dict(flag) for flag in checker(draft)]
+
+
+def _download(kind: str, mimetype: str, filename: str) -> Response:
+    module = _kb_terms()
+    exporter = None
+    for name in (f"export_{kind}", f"to_{kind}", kind):
+        exporter = getattr(module, name, None)
+        if callable(exporter):
+            break
+    if not callable(exporter):
+        abort(404)
+    body = exporter()
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@bp.route("/terms.tbx")
+def tbx() -> Response:
+    current_build()
+    return _download("tbx", "application/x-tbx+xml", "rulekb-terms.tbx")
+
+
+@bp.route("/terms.tsv")
+def tsv() -> Response:
+    current_build()
+    return _download("tsv", "text/tab-separated-values; charset=utf-8", "rulekb-terms.tsv")
+
+
+@bp.route("/terms.csv")
+def csv() -> Response:
+    current_build()
+    return _download("csv", "text/csv; charset=utf-8", "rulekb-terms.csv")
