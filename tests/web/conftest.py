@@ -1,0 +1,50 @@
+"""Web fixtures: the app over the session's build, its test client, and an app with no build."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from corpus.models import RuleNode
+from kb.build import load_nodes
+from webapp import create_app
+
+
+@pytest.fixture(scope="session")
+def app(built: Path) -> Flask:
+    return create_app({"TESTING": True, "BUILD_DIR": built, "SERVER_NAME": "rulekb.test"})
+
+
+@pytest.fixture()
+def client(app: Flask) -> Iterator[FlaskClient]:
+    with app.test_client() as client:
+        yield client
+
+
+@pytest.fixture(scope="session")
+def nodes(built: Path) -> list[RuleNode]:
+    return load_nodes(built)
+
+
+@pytest.fixture(scope="session")
+def leaf_at(nodes: list[RuleNode]):  # type: ignore[no-untyped-def]
+    """The leaf of a source holding a line: tests never hard-code node ids."""
+
+    def find(source_id: str, line: int) -> RuleNode:
+        for node in nodes:
+            if node.source_id == source_id and node.is_leaf and node.lines[0] <= line <= node.lines[1]:
+                return node
+        raise LookupError(f"no leaf of {source_id} holds line {line}")
+
+    return find
+
+
+@pytest.fixture()
+def missing_client(tmp_path: Path) -> Iterator[FlaskClient]:
+    app = create_app({"TESTING": True, "BUILD_DIR": tmp_path / "no-build-here"})
+    with app.test_client() as client:
+        yield client
