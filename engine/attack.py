@@ -325,6 +325,7 @@ def resolve(plan: AttackPlan) -> AttackResult:
         "wounds": wounds.mean(),
         "critical_wounds": crit_wounds.mean(),
         "unsaved": unsaved_d.mean(),
+        "devastating_wounds": dw_packets.mean(),
         "mortal_wounds": mortal.mean(),
         "damage_inflicted": inflicted,
         "damage_after_fnp": inflicted * (1 - plan.fnp),

@@ -276,6 +276,9 @@ class Dist:
 
 
 def _reduce(weights: dict[int, int], total: int) -> tuple[dict[int, int], int]:
+    """Drop zero weights (the zero measure keeps ``{0: 0}``) and divide out the common factor."""
+    if not all(weights.values()):
+        weights = {v: w for v, w in weights.items() if w} or {0: 0}
     g = math.gcd(total, *weights.values())
     if g > 1:
         return {v: w // g for v, w in weights.items()}, total // g
