@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -163,6 +163,9 @@ class RenderContext:
     #: a reference as printed («см. стр. 27») -> URL of the rule it points to
     xrefs: Mapping[str, str] | None = None
     counter: int = 0
+    #: link every mention, or (default) only the first mention of each concept in one text
+    link_every: bool = False
+    linked: set[str] = field(default_factory=set)
 
 
 def _split_text(token: Token, ctx: RenderContext) -> list[Token]:
@@ -176,8 +179,11 @@ def _split_text(token: Token, ctx: RenderContext) -> list[Token]:
                     spans.append((m.start(), m.end(), "xref", url))
     if ctx.matcher:
         for start, end, concept in ctx.matcher.find(content):
+            if concept in ctx.linked and not ctx.link_every:
+                continue
             if not any(s < end and start < e for s, e, _, _ in spans):
                 spans.append((start, end, "term", concept))
+                ctx.linked.add(concept)
     if not spans:
         return [token]
     spans.sort()

@@ -82,9 +82,12 @@ def _context(**overrides: object) -> RenderContext:
 
 
 def test_terms_are_linked_in_any_inflection_with_an_explanation() -> None:
-    html = str(render_text("Сделайте броски на попадание. Затем «ударной калитки» нет.", _context()))
+    text = "Сделайте броски на попадание. Затем «ударной калитки» нет."
+    html = str(render_text(text, _context(link_every=True)))
     assert html.count('class="term-link" href="/concepts/hit-roll"') == 2
-    assert ">броски на попадание</a>" in html
+    assert ">броски на попадание</a>" in html and ">ударной калитки</a>" in html
+    first_only = str(render_text(text, _context()))
+    assert first_only.count("term-link") == 1
     tip = re.search(r'<span class="term-tip" role="tooltip" id="(tip-\d+)">(.*?)</span></span>', html)
     assert tip is not None
     assert f'aria-describedby="{tip.group(1)}"' in html
