@@ -5,9 +5,10 @@ ids, which may change when the parser is tuned; lines resolve to nodes at build 
 
 * ``[[define]]`` — ``concept``, ``source``, ``lines = [a, b]``, ``quote`` (an exact substring of
   those lines, whitespace-insensitive): the passage that defines a concept in that source.
-* ``[[reference]]`` — ``source``, ``line``, ``text`` (part of the printed reference),
-  ``target = [a, b]``: where a printed cross-reference really points when the automatic
-  resolution cannot tell (a section printed under another title).
+* ``[[reference]]`` — ``source``, ``line``, ``text`` (part of the printed reference), and
+  either ``target = [a, b]`` (where the reference really points when the automatic resolution
+  cannot tell: a section printed under another title) or ``reason`` (it points at no other
+  node, e.g. at earlier sentences of its own passage; it is then reported with that reason).
 * ``[[mechanic]]`` — ``id``, ``concepts = [...]``, ``note``: concepts that are one rule under
   different names in different editions (Leadership test / Battle-shock test), so their
   definitions are linked as the same concept.
@@ -73,12 +74,14 @@ class CuratedDefine:
 
 @dataclass(frozen=True)
 class CuratedReference:
-    """A correction: the reference printed at ``source``:``line`` points at ``target`` lines."""
+    """A correction: the reference printed at ``source``:``line`` points at ``target`` lines, or
+    (with ``reason`` instead) points at nothing another node holds."""
 
     source: str
     line: int
     text: str
-    target: tuple[int, int]
+    target: tuple[int, int] | None
+    reason: str
     entry_line: int
 
 
@@ -100,7 +103,6 @@ class Curation:
     defines: list[CuratedDefine] = field(default_factory=list)
     references: list[CuratedReference] = field(default_factory=list)
     mechanics: list[Mechanic] = field(default_factory=list)
-
 
 
 def normalise_space(text: str) -> str:
@@ -167,7 +169,8 @@ def load_curation(path: Path | None = None) -> Curation:
                 source=need(entry, "source", str, "reference", line),
                 line=need(entry, "line", int, "reference", line),
                 text=need(entry, "text", str, "reference", line),
-                target=span(entry, "target", "reference", line),
+                target=span(entry, "target", "reference", line) if "reason" not in entry else None,
+                reason=str(entry.get("reason", "")),
                 entry_line=line,
             )
         )

@@ -5,7 +5,7 @@ Gather, then link: every source's nodes are loaded before anything is resolved.
 * ``mentions`` — a rule leaf mentions a concept when one of the concept's renderings *for that
   source* occurs in its ``text_clean`` (the termbase's lemma matcher, :mod:`kb.terms_text`).
 * ``defines`` — a rule leaf defines a concept when it opens a heading whose title renders the
-  concept (the rendering covers at least half the title's words): the heading's first leaves, up
+  concept (the rendering covers most of the title's words): the heading's first leaves, up
   to :data:`LEADING_LEAVES`. Curated entries in ``kb/data/defines.toml`` (source, lines, quote)
   replace the automatic ones for their concept and source.
 * ``refers_to`` — «см. стр. 27» and its kin (:mod:`kb.references`), plus curated corrections.
@@ -121,15 +121,16 @@ _NUMBERING = re.compile(r"^\s*\d+\s*[.)]?\s*")
 
 
 def _title_concepts(node: RuleNode, termbase: Termbase) -> list[str]:
-    """Concepts the heading's title renders (a rendering covering half its words or more)."""
+    """Concepts the heading's title renders: a rendering covering most of its words (words of
+    one or two letters, such as «и», «в», do not count)."""
     title = _NUMBERING.sub("", node.title_clean or node.title)
-    words = [t for t in analyse(title) if t.original[:1].isalpha()]
+    words = [t for t in analyse(title) if t.original[:1].isalpha() and len(t.original) > 2]
     if not words:
         return []
     out: list[str] = []
     for match in _matcher(termbase, node.source_id).find(title):
         covered = sum(1 for t in words if match.start <= t.start and t.end <= match.end)
-        if covered * 2 >= len(words) and match.concept_id not in out:
+        if covered * 2 > len(words) and match.concept_id not in out:
             out.append(match.concept_id)
     return out
 
@@ -243,6 +244,10 @@ def _references(corpus: ParsedCorpus, curation: Curation, issues: list[LinkIssue
         hits = [i for i, r in enumerate(refs) if r.source_id == entry.source and r.line == entry.line and entry.text in r.text]
         if not hits:
             issues.append(LinkIssue("error", file, entry.entry_line, f"{where}: no such reference in the text", "bad-reference"))
+            continue
+        if entry.target is None:
+            for i in hits:
+                refs[i] = replace(refs[i], targets=(), method="curated", reason=entry.reason)
             continue
         targets = [
             n

@@ -194,7 +194,7 @@ def _make(node: RuleNode, kind: str, match: re.Match[str]) -> list[Reference]:
         source_id=node.source_id,
         node_id=node.id,
         line=node.lines[0] + node.text.count("\n", 0, match.start()),
-        text=" ".join(match.group(0).split()),
+        text=" ".join(match.group(0).split()).strip("() "),
         kind=kind,
         context=_context(node.text, match.start()),
     )

@@ -1,0 +1,169 @@
+"""The built graph: deterministic, every edge kind, same concept across editions, contracts."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from corpus.models import NON_RULE_KINDS
+from corpus.parser import ParsedCorpus
+from kb.build import build
+from kb.curation import covering_leaves, load_curation, span_text
+from kb.graph import EDGE_KINDS, GRAPH_SCHEMA, KnowledgeGraph, load_graph
+from kb.terms_model import default_termbase
+
+OLD_EDITIONS = {"6", "7", "kt"}
+
+
+@pytest.fixture(scope="module")
+def data(built: Path) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((built / "graph.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def kg(built: Path) -> KnowledgeGraph:
+    return load_graph(built)
+
+
+def test_two_builds_write_identical_bytes(built: Path, tmp_path: Path) -> None:
+    again = build(out=tmp_path / "build").out
+    for name in ("graph.json", "concepts.json", "terms.json"):
+        assert (again / name).read_bytes() == (built / name).read_bytes(), name
+
+
+def test_graph_json_is_schema_versioned_and_sorted(data: dict[str, Any]) -> None:
+    assert data["schema_version"] == GRAPH_SCHEMA
+    ids = [n["id"] for n in data["nodes"]]
+    assert ids == sorted(ids) and len(ids) == len(set(ids))
+    keys = [(e["source"], e["target"], e["key"]) for e in data["links"]]
+    assert keys == sorted(keys) and len(keys) == len(set(keys))
+    known = set(ids)
+    assert all(e["source"] in known and e["target"] in known for e in data["links"])
+
+
+def test_every_edge_kind_is_present(data: dict[str, Any]) -> None:
+    counts = data["graph"]["edge_counts"]
+    assert set(counts) == set(EDGE_KINDS)
+    assert all(counts[kind] > 0 for kind in EDGE_KINDS), counts
+    assert {n["type"] for n in data["nodes"]} == {"source", "rule", "concept", "rendering", "example"}
+
+
+def test_hierarchy_and_sequence_cover_the_corpus(kg: KnowledgeGraph, corpus: ParsedCorpus) -> None:
+    for node in corpus.nodes:
+        parents = [u for u, _, a in kg.graph.in_edges(node.id, data=True) if a["kind"] == "contains"]
+        assert parents == ([node.parent_id] if node.parent_id else []), node.id
+    for parsed in corpus.sources:
+        leaves = [n.id for n in parsed.nodes if n.is_leaf and n.kind not in NON_RULE_KINDS]
+        chain = [leaves[0]]
+        while (following := kg.neighbours(chain[-1])["next"]) is not None:
+            chain.append(following)
+        assert chain == leaves, parsed.source.id
+
+
+def test_mentions_fill_the_node_concept_lists(kg: KnowledgeGraph) -> None:
+    mentioned = 0
+    for node_id, attrs in kg.graph.nodes(data=True):
+        if attrs["type"] != "rule":
+            continue
+        edges = sorted(v.removeprefix("concept:") for _, v, a in kg.graph.out_edges(node_id, data=True) if a["kind"] == "mentions")
+        assert attrs["concepts"] == edges, node_id
+        mentioned += bool(edges)
+    assert mentioned >= 200
+
+
+def _spanning_mechanics(kg: KnowledgeGraph) -> dict[str, set[tuple[str, str]]]:
+    found: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for u, v, attrs in kg.graph.edges(data=True):
+        if attrs["kind"] == "same_concept":
+            editions = (kg.graph.nodes[u]["edition"], kg.graph.nodes[v]["edition"])
+            assert editions[0] != editions[1]
+            if editions[0] in OLD_EDITIONS and editions[1] == "10":
+                found[attrs["mechanic"]].add(editions)
+    return found
+
+
+def test_thirty_mechanics_link_the_older_editions_to_the_tenth(kg: KnowledgeGraph) -> None:
+    spanning = _spanning_mechanics(kg)
+    assert len(spanning) >= 30, sorted(spanning)
+    for wanted in ("overwatch", "hit-roll", "wound-roll", "pile-in", "consolidate", "blast", "re-roll", "strike-order"):
+        assert any(wanted in mechanic for mechanic in spanning), wanted
+
+
+def test_same_concept_edges_go_both_ways(kg: KnowledgeGraph) -> None:
+    pairs = {(u, v, a["concept"], a["counterpart"]) for u, v, a in kg.graph.edges(data=True) if a["kind"] == "same_concept"}
+    assert pairs
+    assert all((v, u, cb, ca) in pairs for u, v, ca, cb in pairs)
+
+
+def test_concepts_json_contract(built: Path, corpus: ParsedCorpus) -> None:
+    rows = json.loads((built / "concepts.json").read_text(encoding="utf-8"))
+    assert rows and [r["concept"] for r in rows] == sorted(r["concept"] for r in rows)
+    sha = {p.source.id: p.sha256 for p in corpus.sources}
+    nodes = {n.id: n for n in corpus.nodes}
+    for row in rows:
+        assert set(row) == {"concept", "english", "category", "nodes"}
+        assert all(isinstance(row[k], str) and row[k] for k in ("concept", "english", "category"))
+        for item in row["nodes"]:
+            assert set(item) == {"node_id", "source_id", "source_sha256", "edition", "lines", "role"}
+            node = nodes[item["node_id"]]
+            assert (item["source_id"], item["edition"], item["lines"]) == (node.source_id, node.edition, list(node.lines))
+            assert item["source_sha256"] == sha[node.source_id]
+            assert item["role"] in ("defines", "mentions")
+    roles = {item["role"] for row in rows for item in row["nodes"]}
+    assert roles == {"defines", "mentions"}
+
+
+def test_terms_json_contract(built: Path) -> None:
+    rows = json.loads((built / "terms.json").read_text(encoding="utf-8"))
+    assert rows
+    for row in rows:
+        assert set(row) == {"concept", "english", "category", "definition", "aliases", "renderings"}
+        for rendering in row["renderings"]:
+            assert set(rendering) == {"source_id", "source_sha256", "text", "status", "count", "lines"}
+            assert rendering["count"] == len(rendering["lines"]) or rendering["count"] > len(rendering["lines"])
+
+
+def test_compare_overwatch_has_the_sixth_edition_and_kill_team(kg: KnowledgeGraph) -> None:
+    comparison = kg.compare("overwatch")
+    by_edition = {e["edition"]: e["passages"] for e in comparison["editions"]}
+    assert {"6", "kt"} <= set(by_edition)
+    assert [e["edition"] for e in comparison["editions"]] == sorted(by_edition, key=["6", "7", "kt", "10"].index)
+    six = by_edition["6"][0]
+    assert six["source_id"] == "6e-assault" and "Дозорн" in six["text"]
+    assert "Огонь на упреждение" in by_edition["kt"][0]["text"]
+
+
+def test_a_concept_is_found_by_english_russian_inflection_and_alias(kg: KnowledgeGraph) -> None:
+    assert kg.resolve_concept("overwatch") == "overwatch"
+    assert kg.resolve_concept("Overwatch") == "overwatch"
+    assert kg.resolve_concept("дозорной стрельбы") == "overwatch"
+    assert kg.resolve_concept("огнём на упреждение") == "overwatch"
+
+
+def test_neighbours_of_a_rule_that_cites_a_page(kg: KnowledgeGraph, corpus: ParsedCorpus) -> None:
+    (leaf,) = covering_leaves(corpus.nodes, "7e-pp58-67", (13, 13))
+    found = kg.neighbours(leaf.id)
+    targets = [r["target"] for r in found["references_out"]]
+    assert len(targets) == 1 and kg.graph.nodes[targets[0]]["page"] == 63
+    assert [r["text"] for r in found["references_unresolved"]] == ["см. с. 38 и 63"]
+    assert leaf.id in [r["source"] for r in kg.neighbours(targets[0])["references_in"]]
+    assert found["parent"] == leaf.parent_id
+    assert kg.neighbours(found["next"])["previous"] == leaf.id
+
+
+def test_curated_definitions_quote_their_lines_and_resolve(corpus: ParsedCorpus) -> None:
+    curation = load_curation()
+    termbase = default_termbase()
+    assert len(curation.defines) >= 60
+    for entry in curation.defines:
+        leaves = covering_leaves(corpus.nodes, entry.source, entry.lines)
+        assert leaves, entry
+        assert " ".join(entry.quote.split()) in span_text(leaves, entry.lines), entry
+        assert entry.concept in termbase, entry
+    for mechanic in curation.mechanics:
+        assert all(concept in termbase for concept in mechanic.concepts), mechanic
