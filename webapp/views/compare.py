@@ -1,14 +1,13 @@
-"""The engine's comparisons that concept pages show (chance to pass a test, to hit…) per edition.
+"""The engine's comparisons that concept pages show, per edition, as tables of exact fractions.
 
-Each comparison is computed exactly by ``engine`` functions (``engine.compare`` where it offers
-one, else ``engine.dice``) and shown as a table of exact fractions and percentages.
+The numbers come from ``engine.compare`` (each row is one situation under each edition's rule);
+this module only chooses the rows and columns a concept page shows and labels them in Russian.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -25,9 +24,8 @@ class Comparison:
     title: str
     note: str
     header: tuple[str, ...]
-    #: (label, probabilities…) per row
+    #: (row label, probabilities…)
     rows: tuple[tuple[str, tuple[Fraction, ...]], ...]
-    citations: tuple[str, ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -35,71 +33,77 @@ class Comparison:
             "note": self.note,
             "header": list(self.header),
             "rows": [{"label": label, "p": [str(p) for p in probs]} for label, probs in self.rows],
-            "citations": list(self.citations),
         }
 
     def cells(self) -> list[tuple[str, list[tuple[str, str]]]]:
         return [(label, [(str(p), percent(p)) for p in probs]) for label, probs in self.rows]
 
 
-def _two_d6() -> Any:
-    from engine.dice import Dist
-
-    return Dist.die(6) + Dist.die(6)
+def _table(
+    rows: Sequence[dict[str, Any]], label: Callable[[dict[str, Any]], str], keys: Sequence[str]
+) -> tuple[tuple[str, tuple[Fraction, ...]], ...]:
+    return tuple((label(row), tuple(Fraction(row[k]) for k in keys)) for row in rows if all(k in row for k in keys))
 
 
 def _leadership() -> Comparison:
-    """6th: pass on 2D6 ≤ Ld (6e-rules); 10th: pass a Battle-shock test on 2D6 ≥ Ld (10e-core 316–319)."""
-    table = _engine_compare("leadership_table", "battle_shock_table", "leadership_vs_battle_shock")
-    rows: list[tuple[str, tuple[Fraction, ...]]] = []
-    if table is not None:
-        for row in table:
-            values = row if isinstance(row, list | tuple) else list(dict(row).values())
-            rows.append((str(values[0]), tuple(Fraction(str(v)) for v in values[1:3])))
-    else:
-        dist = _two_d6()
-        for ld in range(2, 13):
-            rows.append((str(ld), (dist.p_at_most(ld), dist.p_at_least(ld))))
+    from engine.compare import leadership_table
+
     return Comparison(
-        title="Шанс пройти проверку по Лидерству",
+        title="Шанс пройти проверку Лидерства",
         note=(
-            "6-я редакция: тест Лидерства пройден, если 2D6 ≤ Ld. 10-я редакция: проверка боевого шока "
-            "пройдена, если 2D6 ≥ Ld (там Ld — целевое значение, обычно 6+…8+)."
+            "6-я и 7-я редакции: тест Лидерства пройден, если на 2D6 выпало не больше Ld (дубль единиц — всегда "
+            "успех). 10-я: проверка боевого шока пройдена, если на 2D6 выпало не меньше Ld."
         ),
         header=("Ld", "6-я: 2D6 ≤ Ld", "10-я: 2D6 ≥ Ld"),
-        rows=tuple(rows),
-        citations=("6e-rules", "10e-core"),
+        rows=_table(leadership_table(), lambda r: str(r["ld"]), ("6", "10")),
     )
 
 
 def _overwatch() -> Comparison:
-    """Overwatch hits only on unmodified 6s in the 6th edition and Kill Team; in the 10th too (Fire Overwatch)."""
-    from engine.dice import Dist
+    from engine.compare import overwatch_table
 
-    six = Dist.die(6).p_at_least(6)
-    rows = [(f"{n} выстрел(а)", (1 - (1 - six) ** n, 1 - (1 - six) ** n)) for n in (1, 2, 3, 4, 6, 10)]
     return Comparison(
-        title="Шанс хотя бы одного попадания огнём на упреждение",
-        note="И в 6-й редакции (и Kill Team), и в 10-й огонь на упреждение попадает только на 6.",
-        header=("Выстрелов", "6-я / Kill Team", "10-я"),
-        rows=tuple(rows),
-        citations=("6e-assault", "10e-core"),
+        title="Шанс попасть: обычный выстрел и огонь на упреждение",
+        note=(
+            "6-я редакция: огонь на упреждение — «выстрелы навскидку», попадают только на 6. 10-я: стратагема "
+            "«Огонь на упреждение» попадает только на немодифицированную 6."
+        ),
+        header=("Попадает на", "6-я: обычный", "6-я: упреждение", "10-я: обычный", "10-я: упреждение"),
+        rows=_table(
+            overwatch_table(), lambda r: f"{r['hits_on']}+", ("6_normal", "6_overwatch", "10_normal", "10_overwatch")
+        ),
     )
 
 
-def _engine_compare(*names: str) -> Any:
-    try:
-        module = importlib.import_module("engine.compare")
-    except ImportError:
-        return None
-    for name in names:
-        fn = getattr(module, name, None)
-        if callable(fn):
-            try:
-                return fn()
-            except TypeError:
-                continue
-    return None
+def _charge() -> Comparison:
+    from engine.compare import charge_table
+
+    return Comparison(
+        title="Шанс долететь в атаку (чардж) с расстояния",
+        note=(
+            "6-я: 2D6 до контакта подставками, через труднопроходимую местность — 3D6 без лучшего кубика; 7-я: "
+            "прыжковые отряды перебрасывают; Kill Team — тот же бросок; 10-я: 2D6, чтобы закончить в 1\" от врага, "
+            "с командным перебросом — второй столбец."
+        ),
+        header=("Дюймов", "6-я", "6-я: трудная местность", "7-я: прыжок", "Kill Team", "10-я", "10-я: переброс"),
+        rows=_table(
+            charge_table(),
+            lambda r: f"{r['distance']}\"",
+            ("6", "6_difficult", "7_jump", "kt", "10", "10_command_reroll"),
+        ),
+    )
+
+
+def _melee() -> Comparison:
+    from engine.compare import melee_hit_table
+
+    rows = [r for r in melee_hit_table() if "ws" in r and r["ws"] in (2, 3, 4, 5, 6)]
+    return Comparison(
+        title="Шанс попасть в ближнем бою (6-я и 7-я редакции: WS против WS)",
+        note="Строки — WS атакующего, столбцы — WS цели. В 10-й редакции WS — это просто цель броска (3+, 4+…).",
+        header=("WS \\ WS цели", "2", "3", "4", "5", "6", "8"),
+        rows=_table(rows, lambda r: str(r["ws"]), ("vs_2", "vs_3", "vs_4", "vs_5", "vs_6", "vs_8")),
+    )
 
 
 #: concept id -> comparison builders
@@ -108,8 +112,16 @@ COMPARISONS: dict[str, tuple[Callable[[], Comparison], ...]] = {
     "leadership-test": (_leadership,),
     "battle-shock": (_leadership,),
     "battle-shock-test": (_leadership,),
+    "morale-check": (_leadership,),
     "overwatch": (_overwatch,),
     "fire-overwatch": (_overwatch,),
+    "snap-shots": (_overwatch,),
+    "charge": (_charge,),
+    "charge-roll": (_charge,),
+    "charge-move": (_charge,),
+    "weapon-skill": (_melee,),
+    "to-hit-chart": (_melee,),
+    "melee-attack": (_melee,),
 }
 
 
@@ -119,7 +131,7 @@ def _computed(concept_id: str) -> tuple[Comparison, ...]:
     for builder in COMPARISONS.get(concept_id, ()):
         try:
             out.append(builder())
-        except ImportError:  # the engine is not installed: the page shows the prose only
+        except ImportError:  # no engine in this installation: the page shows the prose only
             continue
     return tuple(out)
 
