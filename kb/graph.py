@@ -257,10 +257,15 @@ class KnowledgeGraph:
 
     def find_concept(self, text: str) -> list[str]:
         """Concept ids that ``text`` names: an id, an English term, a Russian rendering in any
-        inflection, or an alias; best first (the longest match, then the most common)."""
+        inflection, slang or an alias; best first. The termbase's own lookup
+        (:meth:`kb.terms.ConceptFinder.search`) decides; the graph's renderings and aliases are
+        the fallback when the termbase is not at hand."""
         wanted = text.strip()
         if concept_node(wanted) in self.graph:
             return [wanted]
+        found = [c for c in _termbase_search(wanted) if concept_node(c) in self.graph]
+        if found:
+            return found
         matches = self._matcher.find(wanted, query=True)
         if not matches:
             matches = self._matcher.find_fuzzy(wanted)
@@ -299,6 +304,18 @@ class KnowledgeGraph:
         if found:
             return found[0]
         raise QueryError(f"No concept matches {text!r}. {self._suggest(text)}")
+
+
+def _termbase_search(text: str) -> list[str]:
+    try:
+        from kb.terms import default_finder
+    except ImportError:  # pragma: no cover - the termbase is part of the project
+        return []
+    from kb.terms_model import DEFAULT_TERMS
+
+    if not DEFAULT_TERMS.is_file():  # pragma: no cover - only before the termbase exists
+        return []
+    return [concept.id for concept in default_finder().search(text)]
 
 
 def _edition_rank(edition: str) -> tuple[int, str]:

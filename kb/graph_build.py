@@ -25,7 +25,7 @@ __all__ = [
     "rendering_stats",
     "stage_graph",
     "stage_terms",
-    "terms_contract",
+    "term_index",
 ]
 
 # --- building ------------------------------------------------------------------------------------
@@ -180,42 +180,18 @@ def graph_data(graph: nx.MultiDiGraph, links: Links) -> dict[str, Any]:
 # --- build stages --------------------------------------------------------------------------------
 
 
-def terms_contract(termbase: Termbase, stats: dict[tuple[str, str, str], list[int]], sha: dict[str, str]) -> list[dict[str, Any]]:
-    """The ``rulekb terms --json`` list, built from the termbase and the rendering occurrences."""
-    rows = []
-    for concept in termbase:
-        renderings = []
-        for rendering in concept.rendering:
-            lines = stats.get((concept.id, rendering.source, rendering.text), [])
-            renderings.append(
-                {
-                    "source_id": rendering.source,
-                    "source_sha256": sha.get(rendering.source, ""),
-                    "text": rendering.text,
-                    "status": rendering.status.value,
-                    "count": len(lines),
-                    "lines": sorted(set(lines)),
-                }
-            )
-        rows.append(
-            {
-                "concept": concept.id,
-                "english": concept.english,
-                "category": concept.category.value,
-                "definition": concept.definition,
-                "aliases": list(concept.aliases),
-                "renderings": renderings,
-            }
-        )
-    return sorted(rows, key=lambda r: r["concept"])
+@lru_cache(maxsize=2)
+def term_index(termbase: Termbase) -> Any:
+    """The termbase's occurrences in the sources (:class:`kb.terms.TermIndex`), once per termbase."""
+    from kb.terms_corpus import TermIndex
+
+    return TermIndex(termbase)
 
 
 @lru_cache(maxsize=2)
 def rendering_stats(termbase: Termbase) -> dict[tuple[str, str, str], list[int]]:
     """Where each rendering occurs: (concept, source, rendering) → raw lines (computed once per termbase)."""
-    from kb.terms_corpus import TermIndex
-
-    index = TermIndex(termbase)
+    index = term_index(termbase)
     stats: dict[tuple[str, str, str], list[int]] = defaultdict(list)
     for occurrence in index.occurrences():
         stats[(occurrence.concept_id, occurrence.source_id, occurrence.rendering)].append(occurrence.line)
@@ -237,10 +213,10 @@ def project_termbase(log: Any = None) -> Termbase:
 def stage_terms(ctx: Any) -> None:
     """Build stage ``terms``: ``build/terms.json`` (the ``rulekb terms --json`` contract)."""
     from kb.build import dump_json
+    from kb.terms import to_records
 
     termbase = project_termbase(ctx.log)
-    sha = {parsed.source.id: parsed.sha256 for parsed in ctx.corpus.sources}
-    rows = terms_contract(termbase, rendering_stats(termbase), sha)
+    rows = to_records(term_index(termbase))
     dump_json(ctx.out / "terms.json", rows)
     ctx.counts["concepts"] = len(rows)
     ctx.counts["renderings"] = sum(len(r["renderings"]) for r in rows)
@@ -291,3 +267,65 @@ def stage_graph(ctx: Any) -> None:
         for i in errors
     )
 
+
+
+# --- figures for docs/graph.md -----------------------------------------------------------------
+
+
+def stats_markdown(kg: KnowledgeGraph) -> str:
+    """Markdown tables of the graph: edges by kind, and per source the concepts mentioned and
+    defined, the same-concept links and the references (``python -m kb.graph_build``)."""
+    counts = kg.data["graph"]["edge_counts"]
+    lines = ["| edge kind | edges |", "|---|---:|"]
+    lines += [f"| `{kind}` | {counts.get(kind, 0)} |" for kind in EDGE_KINDS]
+    lines += [
+        "",
+        "| source | rule leaves | leaves mentioning a concept | concepts mentioned | concepts defined "
+        "| defining leaves | same_concept links | references (resolved) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    per: dict[str, dict[str, Any]] = defaultdict(
+        lambda: {"leaves": 0, "mentioning": 0, "mentioned": set(), "defined": set(), "defining": set(), "same": 0}
+    )
+    for _, attrs in kg.graph.nodes(data=True):
+        if attrs.get("type") != "rule" or attrs["kind"] in {k.value for k in NON_RULE_KINDS} or attrs["text"] == "":
+            continue
+        row = per[attrs["source_id"]]
+        row["leaves"] += 1
+        row["mentioning"] += bool(attrs["concepts"])
+        row["mentioned"].update(attrs["concepts"])
+    for u, v, attrs in kg.graph.edges(data=True):
+        source = kg.graph.nodes[u].get("source_id")
+        if attrs["kind"] == "defines":
+            per[source]["defined"].add(v)
+            per[source]["defining"].add(u)
+        elif attrs["kind"] == "same_concept":
+            per[source]["same"] += 1
+    refs: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for ref in kg.references:
+        refs[ref["source_id"]][0] += 1
+        refs[ref["source_id"]][1] += bool(ref["targets"])
+    for source in kg.sources:
+        row = per[source]
+        lines.append(
+            f"| `{source}` | {row['leaves']} | {row['mentioning']} | {len(row['mentioned'])} | {len(row['defined'])} "
+            f"| {len(row['defining'])} | {row['same']} | {refs[source][0]} ({refs[source][1]}) |"
+        )
+    spanning = {
+        attrs["mechanic"]
+        for u, v, attrs in kg.graph.edges(data=True)
+        if attrs["kind"] == "same_concept"
+        and kg.graph.nodes[u]["edition"] in ("6", "7", "kt")
+        and kg.graph.nodes[v]["edition"] == "10"
+    }
+    lines += ["", f"Mechanics linked between the 6th/7th/Kill Team texts and the 10th edition: {len(spanning)}."]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - a documentation helper
+    import sys
+    from pathlib import Path
+
+    from kb.graph import load_graph
+
+    print(stats_markdown(load_graph(Path(sys.argv[1]) if len(sys.argv) > 1 else None)), end="")
