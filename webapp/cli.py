@@ -13,6 +13,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "corpus",
     "graph",
     "search",
+    "terms",
     "web",
 )
 

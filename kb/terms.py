@@ -1,0 +1,117 @@
+"""The termbase: one import for everything the other stages and the CLI use.
+
+``kb/data/terms.toml`` holds the concepts (see :mod:`kb.terms_model`); :mod:`kb.terms_text`
+finds them in text by lemma n-grams; :mod:`kb.terms_corpus` counts them in the sources and
+shows them in context; :mod:`kb.terms_report` looks concepts up, reports inconsistencies and
+lints drafts; :mod:`kb.terms_export` writes JSON records, TBX, TSV and CSV.
+
+Typical use::
+
+    from kb.terms import default_termbase, default_index, ConceptFinder
+
+    finder = ConceptFinder(default_termbase())
+    finder.concepts("можно ли стрелять по зоне поражения")   # ['engagement-range']
+    [m.concept_id for m in finder.find(node_text)]             # mentions, with spans
+    default_index().kwic(default_termbase()["overwatch"])       # every rendering in context
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from kb.terms_corpus import (
+    EnglishTerm,
+    KwicRow,
+    Occurrence,
+    TermIndex,
+    default_index,
+    english_key,
+    extract_english_terms,
+    page_of,
+    renderings_not_found,
+    unmapped_english_terms,
+)
+from kb.terms_export import to_csv, to_records, to_tbx, to_tsv
+from kb.terms_model import (
+    DEFAULT_TERMS,
+    Category,
+    Concept,
+    IgnoredEnglish,
+    Rendering,
+    Status,
+    Termbase,
+    default_termbase,
+    load_termbase,
+)
+from kb.terms_report import (
+    ConceptFinder,
+    DraftFlag,
+    InconsistencyReport,
+    SharedString,
+    Variants,
+    check_draft,
+    inconsistencies,
+    stats_rows,
+    stats_table,
+)
+from kb.terms_text import Match, Matcher, Pattern, analyse, edit_distance
+
+__all__ = [
+    "DEFAULT_TERMS",
+    "Category",
+    "Concept",
+    "ConceptFinder",
+    "DraftFlag",
+    "EnglishTerm",
+    "IgnoredEnglish",
+    "InconsistencyReport",
+    "KwicRow",
+    "Match",
+    "Matcher",
+    "Occurrence",
+    "Pattern",
+    "Rendering",
+    "SharedString",
+    "Status",
+    "TermIndex",
+    "Termbase",
+    "Variants",
+    "analyse",
+    "check_draft",
+    "default_finder",
+    "default_index",
+    "default_termbase",
+    "edit_distance",
+    "english_key",
+    "extract_english_terms",
+    "inconsistencies",
+    "kwic",
+    "load_termbase",
+    "page_of",
+    "renderings_not_found",
+    "stats_rows",
+    "stats_table",
+    "to_csv",
+    "to_records",
+    "to_tbx",
+    "to_tsv",
+    "unmapped_english_terms",
+]
+
+
+@lru_cache(maxsize=1)
+def default_finder() -> ConceptFinder:
+    """A :class:`ConceptFinder` over the project termbase (built once per process)."""
+    return ConceptFinder(default_termbase())
+
+
+def kwic(concept_or_text: str, source: str | None = None, width: int = 60, index: TermIndex | None = None) -> list[KwicRow]:
+    """Keyword in context: every occurrence of a concept's renderings (the argument is a
+    concept id, an English term, an alias or a Russian rendering), or else of the text itself
+    in any inflection. Rows carry source, line, page (where known), left, match, right."""
+    index = index or default_index()
+    finder = default_finder() if index.termbase is default_termbase() else ConceptFinder(index.termbase)
+    found = finder.search(concept_or_text)
+    if found:
+        return [row for concept in found[:1] for row in index.kwic(concept, source, width)]
+    return index.kwic_text(concept_or_text, source, width)
