@@ -25,7 +25,7 @@ from typing import Any
 from corpus.errors import QueryError
 from kb.index import NodeFeatures
 from kb.query import NEAR_EDITIONS, ParsedQuery
-from kb.search import Hit, KnowledgeIndex, check_limit, get_index, search_parsed, snippet
+from kb.search import Hit, KnowledgeIndex, check_limit, fill_snippets, get_index, make_hit, search_parsed
 
 __all__ = [
     "ANSWER_THRESHOLD",
@@ -45,7 +45,7 @@ ANSWER_THRESHOLD_CONCEPT = 0.12
 #: A FAQ match at least this good is taken even when retrieval did not find its passages.
 FAQ_HIGH = 0.6
 #: How deep in the retrieval ranking a FAQ entry's passages must appear to confirm a weaker match.
-FAQ_CONFIRM_DEPTH = 5
+FAQ_CONFIRM_DEPTH = 3
 
 
 @lru_cache(maxsize=1)
@@ -170,23 +170,6 @@ def pick_faq(index: KnowledgeIndex, parsed: ParsedQuery, hits: Sequence[Hit]) ->
     return None
 
 
-def _hit(index: KnowledgeIndex, features: NodeFeatures, score: float, terms: set[str]) -> Hit:
-    return Hit(
-        node_id=features.id,
-        title=features.title,
-        heading=features.heading,
-        breadcrumb=list(features.breadcrumb),
-        edition=features.edition,
-        source_id=features.source_id,
-        source_sha256=features.source_sha256,
-        lines=features.lines,
-        page=features.page,
-        kind=features.kind,
-        score=score,
-        snippet=snippet(features, terms),
-    )
-
-
 def other_editions(index: KnowledgeIndex, concepts: Iterable[str], edition: str | None) -> list[dict[str, Any]]:
     """For each concept, the first leaf defining it in every edition other than ``edition``."""
     result: list[dict[str, Any]] = []
@@ -236,13 +219,12 @@ def ask(
     }
     if parsed.empty:
         return result
-    hits = search_parsed(index, parsed, max(limit, 10))
+    hits = search_parsed(index, parsed, max(limit, FAQ_CONFIRM_DEPTH), snippets=False)
     faq = pick_faq(index, parsed, hits) if use_faq else None
     if faq is not None:
         entry, score, nodes = faq
-        terms = {t.text for t in parsed.terms if t.origin != "light"}
         top_score = hits[0].score if hits else 1.0
-        lead = [_hit(index, index.features[n], top_score, terms) for n in nodes]
+        lead = [make_hit(index.features[n], top_score) for n in nodes]
         lead_ids = set(nodes)
         hits = lead + [h for h in hits if h.node_id not in lead_ids]
         result["faq"] = {
@@ -264,7 +246,9 @@ def ask(
     result["answer"] = {"text": text, "node_id": best.id, "html": highlight_numbers(text)}
     concepts = parsed.concepts[:3]
     result["other_editions"] = other_editions(index, concepts, best.edition)
-    result["hits"] = [hit.to_json() for hit in hits[:limit]]
+    shown = hits[:limit]
+    fill_snippets(parsed, shown, index)
+    result["hits"] = [hit.to_json() for hit in shown]
     return result
 
 

@@ -41,6 +41,7 @@ __all__ = [
     "FEATURES_FILE",
     "FEATURES_SCHEMA",
     "INDEX_DIR",
+    "GraphLinks",
     "NodeFeatures",
     "RussianTokenizer",
     "build_index",
@@ -48,6 +49,7 @@ __all__ = [
     "node_features",
     "open_whoosh",
     "read_features",
+    "read_graph_links",
     "split_sentences",
     "stage_index",
 ]
@@ -193,11 +195,51 @@ def _concepts_in(matcher: ConceptMatcher, text: str) -> list[str]:
     return list(dict.fromkeys(m.concept for m in found))
 
 
+@dataclass
+class GraphLinks:
+    """What the linker (``build/graph.json``) says about rule leaves and concepts."""
+
+    defines: dict[str, list[str]]
+    """node id → concepts it defines."""
+    mentions: dict[str, list[str]]
+    """node id → concepts it mentions."""
+
+    @classmethod
+    def empty(cls) -> GraphLinks:
+        return cls({}, {})
+
+
+def read_graph_links(path: Path) -> GraphLinks:
+    """``defines``/``mentions`` edges of a ``graph.json``; empty when there is none."""
+    if not path.is_file():
+        return GraphLinks.empty()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    concept_of = {n["id"]: n.get("concept") for n in data.get("nodes", []) if n.get("type") == "concept"}
+    links = GraphLinks.empty()
+    for edge in data.get("links", []):
+        kind = edge.get("kind")
+        concept = concept_of.get(edge.get("target"))
+        if concept is None or kind not in ("defines", "mentions"):
+            continue
+        target = links.defines if kind == "defines" else links.mentions
+        target.setdefault(edge["source"], []).append(concept)
+    return links
+
+
 def node_features(
-    nodes: Sequence[RuleNode], sha256: dict[str, str], matcher: ConceptMatcher | None = None
+    nodes: Sequence[RuleNode],
+    sha256: dict[str, str],
+    matcher: ConceptMatcher | None = None,
+    graph: GraphLinks | None = None,
 ) -> list[NodeFeatures]:
-    """Features of every searchable leaf of ``nodes`` (all sources), in corpus order."""
+    """Features of every searchable leaf of ``nodes`` (all sources), in corpus order.
+
+    A leaf *defines* a concept when the linker says so (``graph``) or when its heading, or the
+    heading above, names the concept; it *mentions* the concepts the linker or our matcher
+    finds in its text.
+    """
     matcher = matcher if matcher is not None else default_matcher()
+    graph = graph if graph is not None else GraphLinks.empty()
     by_id = {node.id: node for node in nodes}
     heading_concepts: dict[str, list[str]] = {}
     seen_first: set[str] = set()
@@ -219,8 +261,10 @@ def node_features(
             if ancestor.id not in heading_concepts:
                 heading_concepts[ancestor.id] = _concepts_in(matcher, ancestor.title_clean or ancestor.title)
             defines += heading_concepts[ancestor.id]
-        defines = list(dict.fromkeys(defines))
-        mentions = list(dict.fromkeys([*node.concepts, *_concepts_in(matcher, node.text_clean)]))
+        defines = list(dict.fromkeys([*graph.defines.get(node.id, ()), *defines]))
+        mentions = list(
+            dict.fromkeys([*node.concepts, *graph.mentions.get(node.id, ()), *_concepts_in(matcher, node.text_clean)])
+        )
         sentences = split_sentences(node.text_clean)
         heading_key = heading.id if heading is not None else node.source_id
         first = heading_key not in seen_first
@@ -260,12 +304,17 @@ def _alias_text(matcher: ConceptMatcher, concept_ids: Sequence[str]) -> str:
 
 
 def build_index(
-    out: Path, nodes: Sequence[RuleNode], sha256: dict[str, str], matcher: ConceptMatcher | None = None
+    out: Path,
+    nodes: Sequence[RuleNode],
+    sha256: dict[str, str],
+    matcher: ConceptMatcher | None = None,
+    graph: GraphLinks | None = None,
 ) -> dict[str, int]:
     """Write the Whoosh index and ``features.json`` into ``out`` (a new directory); return counts."""
     matcher = matcher if matcher is not None else default_matcher()
+    graph = graph if graph is not None else GraphLinks.empty()
     out.mkdir(parents=True, exist_ok=True)
-    features = node_features(nodes, sha256, matcher)
+    features = node_features(nodes, sha256, matcher, graph)
     ix = whoosh_index.create_in(str(out), make_schema())
     writer = ix.writer(procs=1, limitmb=64)
     vocabulary: Counter[str] = Counter()
@@ -294,10 +343,14 @@ def build_index(
                 if term.original.isalpha():
                     surface[fold(term.original)] += 1
     writer.commit(optimize=True)
+    # the defining leaves of each concept per edition: the linker's first, then the headings'
     concept_nodes: dict[str, dict[str, list[str]]] = {}
-    for f in features:
-        for concept in f.defines:
-            concept_nodes.setdefault(concept, {}).setdefault(f.edition, []).append(f.id)
+    for linked in (True, False):
+        for f in features:
+            for concept in f.defines:
+                if (concept in graph.defines.get(f.id, ())) != linked:
+                    continue
+                concept_nodes.setdefault(concept, {}).setdefault(f.edition, []).append(f.id)
     data = {
         "schema": FEATURES_SCHEMA,
         "nodes": [f.to_json() for f in features],
@@ -320,7 +373,8 @@ def stage_index(ctx: BuildContext) -> None:
     matcher = default_matcher()
     if not matcher:
         ctx.log("index: no termbase found; concepts and aliases are not indexed")
-    counts = build_index(ctx.out / INDEX_DIR, ctx.nodes, sha256, matcher)
+    graph = read_graph_links(ctx.out / "graph.json")
+    counts = build_index(ctx.out / INDEX_DIR, ctx.nodes, sha256, matcher, graph)
     ctx.counts.update(counts)
     ctx.log(f"index: {counts['index_documents']} rule leaves, {counts['index_vocabulary']} lemmas")
 

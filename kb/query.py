@@ -179,30 +179,53 @@ def _strip_edition_words(text: str) -> str:
 #: group also searches the others at a lower weight. Concept-level synonyms live in the termbase;
 #: these are the everyday rule words around them.
 SYNONYMS: tuple[tuple[str, ...], ...] = (
-    ("отряд", "подразделение", "юнит", "блок"),
-    ("бросок", "бросать", "бросить", "кидать", "кинуть", "кубик", "куб", "кость", "прокинуть"),
+    ("отряд", "подразделение", "юнит", "блок", "сквад"),
+    ("бросок", "бросать", "бросить", "кидать", "кинуть", "прокинуть", "кидаться", "ролл", "роллить"),
+    ("кубик", "куб", "кость", "дайс"),
     ("переброс", "перебрасывать", "перебросить"),
-    ("перемещение", "перемещаться", "переместить", "движение", "двигаться", "передвигаться", "мув"),
-    ("стрельба", "стрелять", "стрелковый", "выстрел", "обстрел"),
-    ("рукопашный", "рукопашная", "рукопашка", "ближний"),
+    ("перемещение", "перемещаться", "переместить", "движение", "двигаться", "передвигаться", "мув", "ходить"),
+    ("стрельба", "стрелять", "стрелковый", "выстрел", "обстрел", "пострелять", "палить"),
+    ("рукопашный", "рукопашная", "рукопашка", "ближний", "мили", "махач"),
     ("враг", "вражеский", "противник"),
-    ("расстояние", "дистанция", "дальность", "радиус"),
+    ("расстояние", "дистанция", "дальность", "радиус", "далеко"),
     ("атака", "атаковать", "удар"),
     ("рана", "ранение", "ранить", "вунд"),
     ("проверка", "тест"),
     ("характеристика", "профиль", "стат"),
-    ("спасбросок", "сейв", "спас"),
+    ("спасбросок", "сейв", "спас", "сейвиться", "спасаться"),
     ("оружие", "пушка", "ствол"),
     ("техника", "машина", "танк"),
     ("ландшафт", "местность", "рельеф", "террейн"),
     ("укрытие", "кавер"),
     ("способность", "абилка", "абилити", "умение"),
     ("смертельный", "мортал", "мортальный"),
-    ("погибнуть", "уничтожить", "убить", "умереть", "снять"),
+    ("погибнуть", "уничтожить", "убить", "умереть", "снять", "сдохнуть"),
+    ("уничтоженный", "убитый", "мертвый", "погибший"),
     ("получать", "давать", "дать"),
     ("цель", "мишень", "таргет"),
     ("раунд", "ход"),
     ("игрок", "оппонент", "соперник"),
+    ("посадка", "сесть", "садиться", "залезть", "залазить", "погрузиться", "погрузка"),
+    ("высадка", "высадиться", "высаживаться", "выйти", "выходить", "вылезти", "выгрузиться", "десантироваться"),
+    ("подставка", "база", "основание", "бейс"),
+    ("стоимость", "стоить", "цена"),
+    ("размер", "величина"),
+    ("поле", "стол"),
+    ("бонус", "плюс", "прибавка"),
+    ("штраф", "минус"),
+    ("победить", "выиграть", "победа"),
+    ("проиграть", "поражение", "проигрыш"),
+    ("лес", "роща", "вудс"),
+    ("холм", "возвышенность", "горка"),
+    ("руины", "развалины"),
+    ("видимый", "видеть", "видимость", "обзор"),
+    ("бой", "драка", "схватка", "сражение"),
+    ("лидер", "командир"),
+    ("повторно", "дважды", "снова"),
+    ("после", "потом", "затем"),
+    ("модификатор", "мод"),
+    ("округлять", "округление", "дробь"),
+    ("половина", "половинный", "вдвое"),
 )
 
 #: English rule words → Russian lemmas the texts use (English questions reach Russian text).
@@ -382,6 +405,10 @@ LIGHT_WORDS: frozenset[str] = frozenset(
 LIGHT_WEIGHT = 0.25
 EXPANSION_WEIGHT = 0.45
 CORRECTION_WEIGHT = 0.8
+#: Weight of a word of a rendering added for a concept named in slang or English, and of the
+#: slang or English word itself.
+RENDERING_WEIGHT = 0.5
+SLANG_WORD_WEIGHT = 0.5
 
 
 @lru_cache(maxsize=1)
@@ -456,15 +483,18 @@ def load_concepts() -> list[ConceptEntry]:
     return entries
 
 
+#: Words shorter than this are matched to slang exactly (one edit turns «ковер» into «ховер»).
+FUZZY_MIN_LENGTH = 6
 _RU_VERB_PREFIXES = ("пере", "за", "от", "вы", "по", "про", "на", "с", "раз", "у", "до")
 
 
 def slang_key(word: str) -> str:
-    """A spelling-insensitive key for slang: ё/э→е, no hyphens or spaces, doubled letters single.
+    """A spelling-insensitive key for slang: ё/э→е, о→а (an unstressed «о» sounds «а»: «ковер» is
+    «кавер»), no hyphens or spaces, no soft or hard signs, doubled letters single.
 
-    «баттл-шок», «бэтлшок» and «батлшок» all give ``батлшок``-like keys one edit apart.
+    «баттл-шок», «батлшок» give the same key; «бэтлшок» is one letter away.
     """
-    text = fold(word).replace("э", "е").replace("ъ", "").replace("ь", "")
+    text = fold(word).replace("э", "е").replace("о", "а").replace("ъ", "").replace("ь", "")
     text = re.sub(r"[\s\-'’]", "", text)
     return re.sub(r"(.)\1+", r"\1", text)
 
@@ -515,6 +545,7 @@ class ConceptMatcher:
         self._by_first: dict[str, list[_Phrase]] = {}
         self._slang: dict[str, set[str]] = {}
         self._slang_deletes: dict[str, set[str]] = {}
+        self._rendering_lemmas: dict[str, set[str]] = {}
         seen: set[tuple[tuple[str, ...], str, bool]] = set()
         for concept in concepts:
             for text, origin, source in concept.phrases:
@@ -540,6 +571,16 @@ class ConceptMatcher:
 
     def __bool__(self) -> bool:
         return bool(self.concepts)
+
+    def rendering_lemmas(self, concept_id: str) -> set[str]:
+        """Every lemma of the concept's printed renderings."""
+        cached = self._rendering_lemmas.get(concept_id)
+        if cached is None:
+            concept = self.concepts.get(concept_id)
+            phrases = concept.phrases if concept is not None else ()
+            cached = {t.text for text, origin, _ in phrases if origin == "rendering" for t in tokens(text)}
+            self._rendering_lemmas[concept_id] = cached
+        return cached
 
     def phrases_of(self, concept_id: str) -> list[tuple[str, ...]]:
         return [p.key for ps in self._by_first.values() for p in ps if p.concept == concept_id]
@@ -583,7 +624,11 @@ class ConceptMatcher:
                 following = raw[first.end : first.end + 2] if raw else ""
                 return original == phrase.text and re.match(r"\s?[\d(]", following) is not None
             if query:
-                return fold(original) == fold(phrase.text)
+                if fold(original) != fold(phrase.text):
+                    return False
+                # «ПО» (victory points) is not the preposition «по»: a capitals-only abbreviation
+                # typed in lower case counts only when it is not an everyday word
+                return _is_upper(original) or not _is_upper(phrase.text) or not _known_russian(original)
             return original == phrase.text or (fold(original) == fold(phrase.text) and _is_upper(original))
         if phrase.keyword_caps and not query:
             return all(_is_upper(t.original) for t in terms[index : index + size])
@@ -609,7 +654,7 @@ class ConceptMatcher:
                     found |= self._slang[stem]
             if found:
                 return found
-        if len(key) >= 5:
+        if len(key) >= FUZZY_MIN_LENGTH:
             for deleted in {key} | _deletes(key):
                 for slang in self._slang_deletes.get(deleted, set()) | ({deleted} & self._slang.keys()):
                     if abs(len(slang) - len(key)) <= 1:
@@ -748,6 +793,18 @@ def _add(terms: dict[str, QueryTerm], text: str, weight: float, origin: str) -> 
         current.origin = origin
 
 
+def _add_renderings(weighted: dict[str, QueryTerm], matcher: ConceptMatcher, concept_id: str) -> None:
+    """The lemmas of every printed rendering of a concept, as expansion terms."""
+    concept = matcher.concepts.get(concept_id)
+    if concept is None:
+        return
+    for text, origin, _ in concept.phrases:
+        if origin == "rendering":
+            for term in tokens(text):
+                if term.text not in LIGHT_WORDS:
+                    _add(weighted, term.text, RENDERING_WEIGHT, "rendering")
+
+
 def parse_query(
     question: str,
     *,
@@ -772,12 +829,18 @@ def parse_query(
     terms = list(tokens(body))
     weighted: dict[str, QueryTerm] = {}
     covered: dict[int, str] = {}
+    slang: set[int] = set()
     for match in matcher.match_terms(terms, query=True, raw=body):
         parsed.concept_phrases.setdefault(match.concept, []).append(match.phrase)
         if match.concept not in parsed.concepts:
             parsed.concepts.append(match.concept)
+        printed = matcher.rendering_lemmas(match.concept) if match.origin != "rendering" else set()
         for position in range(match.start, match.end):
             covered.setdefault(position, match.concept)
+            if match.origin != "rendering" and terms[position].text not in printed:
+                slang.add(position)
+        if match.origin != "rendering":
+            _add_renderings(weighted, matcher, match.concept)
     synonyms = _synonym_map()
     english = _english_map()
     for position, term in enumerate(terms):
@@ -794,13 +857,16 @@ def parse_query(
             parsed.words.append(QueryWord(term.original, text, (text,), light=True, concept=concept))
             continue
         alternatives = [text]
+        # a word of slang or English that named a concept is searched through the concept's
+        # renderings; as a word of its own it would find look-alikes («хит ролл» → «хиты»)
+        own = SLANG_WORD_WEIGHT if position in slang else 1.0
         if latin:
             for russian in english.get(text, ()):
                 _add(weighted, russian, EXPANSION_WEIGHT if concept else 0.8, "english")
                 alternatives.append(russian)
-            _add(weighted, text, 1.0, "word")
+            _add(weighted, text, own, "word")
         else:
-            _add(weighted, text, 1.0, "word")
+            _add(weighted, text, own, "word")
             for other in synonyms.get(text, ()):
                 _add(weighted, other, EXPANSION_WEIGHT, "synonym")
                 alternatives.append(other)

@@ -38,7 +38,9 @@ __all__ = [
     "Hit",
     "KnowledgeIndex",
     "SearchResult",
+    "fill_snippets",
     "get_index",
+    "make_hit",
     "search",
 ]
 
@@ -48,6 +50,10 @@ RERANK_DEPTH = 60
 MAX_LIMIT = 100
 
 # Ranking weights (tuned on tests/data/dev.jsonl only; see docs/search.md).
+#: Score a term in the heading, path and aliases with its IDF over the text (true BM25F).
+IDF_FROM_TEXT = True
+#: A concept named in at most this many leaves has full weight.
+CONCEPT_FULL_WEIGHT_AT = 6
 W_DEFINES = 0.55
 W_MENTIONS = 0.12
 W_HEADING = 0.9
@@ -57,6 +63,7 @@ W_NUMBERS = 0.25
 W_FIRST = 0.08
 KIND_FACTOR = {"rule": 1.0, "summary": 0.97, "list": 0.95, "table": 0.9, "example": 0.8}
 FIELDS = (("title", 1.0), ("path", 1.0), ("text", 1.0), ("aliases", 1.0))
+EXPANSION_FIELDS = (("title", 1.0), ("text", 1.0))
 
 
 @dataclass
@@ -117,6 +124,12 @@ class KnowledgeIndex:
             n["id"]: NodeFeatures.from_json(n) for n in data["nodes"]
         }
         self.order = {node_id: position for position, node_id in enumerate(self.features)}
+        self.by_docnum: dict[int, NodeFeatures] = {
+            docnum: self.features[fields["id"]] for docnum, fields in self.searcher.iter_docs()
+        }
+        self.text_terms: dict[str, frozenset[str]] = {
+            f.id: frozenset(t for sentence in f.sentence_lemmas for t in sentence) for f in self.features.values()
+        }
         self.concept_nodes: dict[str, dict[str, list[str]]] = data["concept_nodes"]
         self.concept_titles: dict[str, str] = data["concept_titles"]
         self.vocabulary: frozenset[str] = frozenset(data["vocabulary"])
@@ -125,7 +138,17 @@ class KnowledgeIndex:
         self.by_source: dict[str, list[NodeFeatures]] = {}
         for features in self.features.values():
             self.by_source.setdefault(features.source_id, []).append(features)
+        reader = self.searcher.reader()
+        self.field_terms: dict[str, frozenset[str]] = {
+            name: frozenset(reader.field_terms(name)) for name, _ in FIELDS
+        }
         self._idf: dict[str, float] = {}
+        self._concept_weight: dict[str, float] = {}
+        self.max_idf = float(self.searcher.idf("text", "\u0000"))
+        self.concept_counts: dict[str, int] = {}
+        for f in self.features.values():
+            for concept in set(f.concepts) | set(f.defines):
+                self.concept_counts[concept] = self.concept_counts.get(concept, 0) + 1
         self._lemmas: dict[str, tuple[str, ...]] = {}
 
     def lemmas_of(self, phrase: str) -> tuple[str, ...]:
@@ -135,6 +158,26 @@ class KnowledgeIndex:
             if len(self._lemmas) > 20_000:
                 self._lemmas.clear()
             value = self._lemmas[phrase] = tuple(t.text for t in tokens(phrase))
+        return value
+
+    def concept_weight(self, concept: str) -> float:
+        """How specific a concept is, in (0, 1]: 1 for one named in a handful of leaves, less for
+        «unit» or «model», which half the rules mention (cached)."""
+        value = self._concept_weight.get(concept)
+        if value is None:
+            count = len(self.features)
+            mentioned = self.concept_counts.get(concept, 0)
+            value = math.log(1 + count / (mentioned + 1)) / math.log(1 + count / CONCEPT_FULL_WEIGHT_AT)
+            value = self._concept_weight[concept] = max(0.05, min(1.0, value))
+        return value
+
+    def idf_ratio(self, field: str, term: str) -> float:
+        """IDF of ``term`` in the text over its IDF in ``field`` (capped), cached."""
+        key = f"{field}\u0000{term}"
+        value = self._idf.get(key)
+        if value is None:
+            text_idf = self.idf(term) if term in self.field_terms["text"] else self.max_idf
+            value = self._idf[key] = min(1.5, text_idf / float(self.searcher.idf(field, term)))
         return value
 
     def idf(self, term: str) -> float:
@@ -171,14 +214,31 @@ def get_index(build_dir: Path | None = None) -> KnowledgeIndex:
     return index
 
 
-def _whoosh_query(parsed: ParsedQuery) -> wq.Query | None:
+def _whoosh_query(parsed: ParsedQuery, index: KnowledgeIndex | None = None) -> wq.Query | None:
+    """The query as Whoosh objects: each term in the fields where it can match, weighted.
+
+    Question words («как», «можно», «the») are left out of the BM25F pass: they match most
+    leaves, cost time and decide nothing. Expansions (synonyms, translations) search the text
+    and the heading only. Terms the index does not know are skipped.
+    """
     clauses: list[wq.Query] = []
     for term in parsed.terms:
-        for name, boost in FIELDS:
+        if term.origin == "light":
+            continue
+        fields = FIELDS if term.origin in ("word", "correction") else EXPANSION_FIELDS
+        for name, boost in fields:
+            if index is not None:
+                if term.text not in index.field_terms[name]:
+                    continue
+                if name != "text" and IDF_FROM_TEXT:
+                    # one IDF per term, as BM25F has it: a word common in the rules stays weak
+                    # in a heading, where Whoosh alone would find it rare
+                    boost *= index.idf_ratio(name, term.text)
             clauses.append(wq.Term(name, term.text, boost=term.weight * boost))
     for concept in parsed.concepts:
-        clauses.append(wq.Term("concepts", concept, boost=0.6))
-        clauses.append(wq.Term("defines", concept, boost=1.2))
+        weight = index.concept_weight(concept) if index is not None else 1.0
+        clauses.append(wq.Term("concepts", concept, boost=0.6 * weight))
+        clauses.append(wq.Term("defines", concept, boost=1.2 * weight))
     if not clauses:
         return None
     return wq.Or(clauses)
@@ -192,9 +252,13 @@ def _rerank(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures, 
     bonus = W_HEADING * heading_share
     concepts = parsed.concepts
     if concepts:
-        defined = sum(1 for c in concepts if c in features.defines)
-        mentioned = sum(1 for c in concepts if c in features.concepts and c not in features.defines)
-        bonus += W_DEFINES * defined / len(concepts) + W_MENTIONS * mentioned / len(concepts)
+        weights = [index.concept_weight(c) for c in concepts]
+        total_weight = sum(weights) or 1.0
+        defined = sum(w for c, w in zip(concepts, weights, strict=True) if c in features.defines)
+        mentioned = sum(
+            w for c, w in zip(concepts, weights, strict=True) if c in features.concepts and c not in features.defines
+        )
+        bonus += (W_DEFINES * defined + W_MENTIONS * mentioned) / total_weight
     factor = KIND_FACTOR.get(features.kind, 0.9)
     editions = parsed.editions
     if editions:
@@ -203,7 +267,7 @@ def _rerank(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures, 
         elif any(features.edition in NEAR_EDITIONS.get(e, ()) for e in editions):
             factor *= 1.0 + W_EDITION_NEAR
     if parsed.numbers:
-        text_terms = {term for sentence in features.sentence_lemmas for term in sentence}
+        text_terms = index.text_terms[features.id]
         found = sum(1 for number in parsed.numbers if number in text_terms)
         bonus += W_NUMBERS * found / len(parsed.numbers)
     if features.first:
@@ -242,44 +306,55 @@ def snippet(features: NodeFeatures, terms: set[str], width: int = 240) -> str:
 
 
 def search_parsed(
-    index: KnowledgeIndex, parsed: ParsedQuery, limit: int = 10, *, rerank: bool = True
+    index: KnowledgeIndex, parsed: ParsedQuery, limit: int = 10, *, rerank: bool = True, snippets: bool = True
 ) -> list[Hit]:
-    """Rank the leaves for an already parsed query."""
-    query = _whoosh_query(parsed)
+    """Rank the leaves for an already parsed query (``snippets=False`` leaves them empty)."""
+    query = _whoosh_query(parsed, index)
     if query is None:
         return []
     filter_query = wq.Term("edition", parsed.explicit_edition) if parsed.explicit_edition else None
-    results = index.searcher.search(query, limit=max(RERANK_DEPTH, limit), filter=filter_query)
+    # limit=None scores every match without Whoosh's block-quality bookkeeping: faster on a
+    # few hundred leaves; the best RERANK_DEPTH by BM25F go to the reranker
+    results = index.searcher.search(query, limit=None, filter=filter_query, terms=False)
+    top = sorted(results.top_n, key=lambda pair: (-pair[0], pair[1]))[: max(RERANK_DEPTH, limit)]
     scored: list[tuple[float, int, NodeFeatures]] = []
-    for result in results:
-        node_id = result["id"]
-        features = index.features.get(node_id)
-        if features is None:  # pragma: no cover - the index and features.json are written together
-            continue
-        base = float(result.score)
-        score = _rerank(index, parsed, features, base) if rerank else base
-        scored.append((score, index.order[node_id], features))
+    for base, docnum in top:
+        features = index.by_docnum[docnum]
+        score = _rerank(index, parsed, features, float(base)) if rerank else float(base)
+        scored.append((score, index.order[features.id], features))
     scored.sort(key=lambda item: (-item[0], item[1]))
-    highlight = {t.text for t in parsed.terms if t.origin != "light"}
-    hits = []
-    for score, _, features in scored[:limit]:
-        hits.append(
-            Hit(
-                node_id=features.id,
-                title=features.title,
-                heading=features.heading,
-                breadcrumb=list(features.breadcrumb),
-                edition=features.edition,
-                source_id=features.source_id,
-                source_sha256=features.source_sha256,
-                lines=features.lines,
-                page=features.page,
-                kind=features.kind,
-                score=round(math.fsum([score]), 6),
-                snippet=snippet(features, highlight),
-            )
-        )
+    hits = [make_hit(features, score) for score, _, features in scored[:limit]]
+    if snippets:
+        fill_snippets(parsed, hits, index)
     return hits
+
+
+def make_hit(features: NodeFeatures, score: float, text: str = "") -> Hit:
+    return Hit(
+        node_id=features.id,
+        title=features.title,
+        heading=features.heading,
+        breadcrumb=list(features.breadcrumb),
+        edition=features.edition,
+        source_id=features.source_id,
+        source_sha256=features.source_sha256,
+        lines=features.lines,
+        page=features.page,
+        kind=features.kind,
+        score=round(score, 6),
+        snippet=text,
+    )
+
+
+def fill_snippets(parsed: ParsedQuery, hits: list[Hit], index: KnowledgeIndex) -> None:
+    """Set each hit's highlighted snippet (done only for the hits that are shown)."""
+    terms = {t.text for t in parsed.terms if t.origin != "light"}
+    for concept in parsed.concepts:
+        for phrase in parsed.concept_phrases.get(concept, ()):
+            terms.update(index.lemmas_of(phrase))
+    for hit in hits:
+        if not hit.snippet:
+            hit.snippet = snippet(index.features[hit.node_id], terms)
 
 
 def check_limit(limit: int) -> int:
