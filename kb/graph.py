@@ -224,22 +224,31 @@ class KnowledgeGraph:
         attrs = self.concept(concept_id)
         mechanic = attrs.get("mechanic", concept_id)
         members = [c for c in self.concept_ids() if self.concept(c).get("mechanic", c) == mechanic]
-        by_edition: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        passages: dict[str, dict[str, Any]] = {}
         for member in members:
             for node_id in self.defining(member):
+                if node_id in passages:  # one passage defining two names of the mechanic
+                    passages[node_id]["concepts"].append(member)
+                    continue
                 how = next((a.get("how", "") for v, a in self._edges_out(node_id, "defines") if v == concept_node(member)), "")
                 passage = self.citation(node_id)
                 passage.update(
                     concept=member,
+                    concepts=[member],
                     how=how,
                     breadcrumb=self.breadcrumb(node_id),
                     text=self.graph.nodes[node_id].get("text", ""),
                 )
-                by_edition[passage["edition"]].append(passage)
+                passages[node_id] = passage
+        by_edition: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for passage in passages.values():
+            if concept_id in passage["concepts"]:
+                passage["concept"] = concept_id
+            by_edition[passage["edition"]].append(passage)
         editions = []
         for edition in sorted(by_edition, key=_edition_rank):
-            passages = sorted(by_edition[edition], key=lambda p: (self._order.get(p["node_id"], (99, 0)), p["concept"]))
-            editions.append({"edition": edition, "label": EDITIONS.get(edition, edition), "passages": passages})
+            ordered = sorted(by_edition[edition], key=lambda p: (self._order.get(p["node_id"], (99, 0)), p["concept"]))
+            editions.append({"edition": edition, "label": EDITIONS.get(edition, edition), "passages": ordered})
         return {
             "concept": concept_id,
             "english": attrs["english"],

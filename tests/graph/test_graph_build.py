@@ -200,3 +200,11 @@ def test_curated_definitions_quote_their_lines_and_resolve(corpus: ParsedCorpus)
         assert entry.concept in termbase, entry
     for mechanic in curation.mechanics:
         assert all(concept in termbase for concept in mechanic.concepts), mechanic
+
+
+def test_the_docs_name_every_edge_and_reference_kind() -> None:
+    from kb.references import PATTERNS
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "graph.md").read_text(encoding="utf-8")
+    for kind in [*EDGE_KINDS, *(name for name, _ in PATTERNS)]:
+        assert f"`{kind}`" in text, kind

@@ -40,8 +40,9 @@ def _passage_lines(passage: dict[str, Any], width: int) -> list[str]:
     trail = " › ".join(passage.get("breadcrumb", [])[1:])
     if trail:
         out += textwrap.wrap(trail, width)
-    if passage["concept"] != passage.get("asked"):
-        out += textwrap.wrap(f"[{passage['concept']}]", width)
+    names = passage.get("concepts") or [passage["concept"]]
+    if passage.get("asked") not in names:
+        out += textwrap.wrap("[" + ", ".join(names) + "]", width)
     out.append("")
     for paragraph in (passage.get("text") or passage.get("title", "")).split("\n"):
         out += textwrap.wrap(paragraph, width) or [""]
