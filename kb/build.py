@@ -92,6 +92,8 @@ def _optional_stage(module: str, function: str) -> Stage:
 #: The build stages in order: (name, function).
 STAGES: list[tuple[str, Stage]] = [
     ("nodes", _stage_nodes),
+    ("terms", _optional_stage("kb.graph_build", "stage_terms")),
+    ("graph", _optional_stage("kb.graph_build", "stage_graph")),
     ("index", _optional_stage("kb.index", "stage_index")),
 ]
 
