@@ -220,7 +220,9 @@ class KnowledgeGraph:
 
     def compare(self, concept_id: str) -> dict[str, Any]:
         """The defining passages of a concept (and of the concepts that are the same mechanic
-        under another name) grouped by edition, in the order 6, 7, kt, 10."""
+        under another name) grouped by edition, in the order 6, 7, kt, 10. A curated passage
+        narrower than its leaf is cited and quoted by its own lines (``leaf_lines`` keeps the
+        leaf's)."""
         attrs = self.concept(concept_id)
         mechanic = attrs.get("mechanic", concept_id)
         members = [c for c in self.concept_ids() if self.concept(c).get("mechanic", c) == mechanic]
@@ -230,15 +232,18 @@ class KnowledgeGraph:
                 if node_id in passages:  # one passage defining two names of the mechanic
                     passages[node_id]["concepts"].append(member)
                     continue
-                how = next((a.get("how", "") for v, a in self._edges_out(node_id, "defines") if v == concept_node(member)), "")
+                edge = next((a for v, a in self._edges_out(node_id, "defines") if v == concept_node(member)), {})
                 passage = self.citation(node_id)
                 passage.update(
                     concept=member,
                     concepts=[member],
-                    how=how,
+                    how=edge.get("how", ""),
                     breadcrumb=self.breadcrumb(node_id),
-                    text=self.graph.nodes[node_id].get("text", ""),
+                    text=edge.get("excerpt") or self.graph.nodes[node_id].get("text", ""),
+                    leaf_lines=passage["lines"],
                 )
+                if "lines" in edge:  # a curated passage narrower than its leaf
+                    passage["lines"] = list(edge["lines"])
                 passages[node_id] = passage
         by_edition: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for passage in passages.values():

@@ -95,8 +95,11 @@ def build_graph(
         for concept_id, count in counts.items():
             graph.add_edge(node_id, concept_node(concept_id), key="mentions", kind="mentions", count=count)
     for definition in links.definitions:
+        extra: dict[str, Any] = {}
+        if definition.lines is not None:
+            extra = {"lines": list(definition.lines), "excerpt": definition.excerpt}
         graph.add_edge(
-            definition.node_id, concept_node(definition.concept_id), key="defines", kind="defines", how=definition.how
+            definition.node_id, concept_node(definition.concept_id), key="defines", kind="defines", how=definition.how, **extra
         )
     for ref in links.references:
         for target in ref.targets:

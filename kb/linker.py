@@ -61,6 +61,10 @@ class Definition:
     concept_id: str
     how: str
     """``title`` (under a heading that renders the concept) or ``curated``."""
+    lines: tuple[int, int] | None = None
+    """The curated lines inside the leaf, when they are fewer than the leaf's."""
+    excerpt: str = ""
+    """Those lines' text (whitespace collapsed), when ``lines`` is set."""
 
 
 @dataclass(frozen=True)
@@ -191,7 +195,7 @@ def _definitions(
     curation: Curation,
     issues: list[LinkIssue],
 ) -> list[Definition]:
-    curated: dict[tuple[str, str], list[str]] = defaultdict(list)
+    curated: dict[tuple[str, str], list[Definition]] = defaultdict(list)
     file = project_path(curation.path)
     sources = {n.source_id for n in nodes}
     for entry in curation.defines:
@@ -212,15 +216,19 @@ def _definitions(
             )
             continue
         for leaf in leaves:
-            if leaf.id not in curated[(entry.concept, entry.source)]:
-                curated[(entry.concept, entry.source)].append(leaf.id)
+            if all(d.node_id != leaf.id for d in curated[(entry.concept, entry.source)]):
+                span = (max(entry.lines[0], leaf.lines[0]), min(entry.lines[1], leaf.lines[1]))
+                inner = span != leaf.lines
+                curated[(entry.concept, entry.source)].append(
+                    Definition(leaf.id, entry.concept, "curated", span if inner else None, span_text([leaf], span) if inner else "")
+                )
 
     found: list[Definition] = []
     seen: set[tuple[str, str]] = set()
-    for (concept_id, _source), leaf_ids in curated.items():
-        for leaf_id in leaf_ids:
-            found.append(Definition(leaf_id, concept_id, "curated"))
-            seen.add((leaf_id, concept_id))
+    for definitions in curated.values():
+        for definition in definitions:
+            found.append(definition)
+            seen.add((definition.node_id, definition.concept_id))
     for node in nodes:
         if node.kind not in HEADING_KINDS or node.kind is NodeKind.SOURCE:
             continue

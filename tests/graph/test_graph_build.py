@@ -208,3 +208,13 @@ def test_the_docs_name_every_edge_and_reference_kind() -> None:
     text = (Path(__file__).resolve().parents[2] / "docs" / "graph.md").read_text(encoding="utf-8")
     for kind in [*EDGE_KINDS, *(name for name, _ in PATTERNS)]:
         assert f"`{kind}`" in text, kind
+
+
+def test_a_curated_passage_narrower_than_its_leaf_is_cited_and_quoted_by_its_own_lines(kg: KnowledgeGraph) -> None:
+    comparison = kg.compare("fire-overwatch")
+    (tenth,) = [e["passages"] for e in comparison["editions"] if e["edition"] == "10"]
+    first = tenth[0]
+    assert first["leaf_lines"][0] < first["lines"][0] <= first["lines"][1] <= first["leaf_lines"][1]
+    assert first["text"].startswith("раунде боя") and "КОНТРОЛЬ ЗА ПОЖАРОМ" in first["text"]
+    assert "находящийся в резерве" not in first["text"]  # the stratagem printed before it
+    assert {"6", "kt"} <= {e["edition"] for e in comparison["editions"]}  # overwatch: the same mechanic
