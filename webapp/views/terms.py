@@ -72,36 +72,14 @@ def _as_dict(item: Any) -> dict[str, Any]:
     return {"text": str(item)}
 
 
-def inconsistencies(build: Build) -> list[dict[str, Any]]:
-    """The inconsistency report: ``kb.terms`` when present, else one row per concept rendered in
-    more than one way by one book or with a deprecated/wrong rendering."""
+def inconsistencies() -> dict[str, list[dict[str, Any]]]:
+    """The inconsistency report of ``kb.terms``: concepts one book renders several ways, and Russian
+    strings used for different concepts within a book and across books."""
     module = _kb_terms()
-    report = getattr(module, "inconsistency_report", None) or getattr(module, "inconsistencies", None)
-    if callable(report):
-        try:
-            return [_as_dict(row) for row in report()]
-        except TypeError:
-            pass
-    rows = []
-    for concept in build.concepts.values():
-        by_source: dict[str, list[Any]] = {}
-        for r in concept.renderings:
-            if r.count or not r.lines:
-                by_source.setdefault(r.source_id, []).append(r)
-        for source_id, renderings in by_source.items():
-            bad = [r for r in renderings if r.status in ("deprecated", "mistranslation")]
-            if len(renderings) > 1 or bad:
-                rows.append(
-                    {
-                        "concept": concept.id,
-                        "english": concept.english,
-                        "source_id": source_id,
-                        "renderings": [
-                            {"text": r.text, "status": r.status, "count": r.count, "note": r.note} for r in renderings
-                        ],
-                    }
-                )
-    return rows
+    if module is None:
+        return {"variants": [], "within_source": [], "across_sources": []}
+    report: dict[str, list[dict[str, Any]]] = module.inconsistencies(module.default_index()).to_json()
+    return report
 
 
 @bp.route("/terms")
@@ -113,7 +91,7 @@ def terms() -> str:
         q=query,
         concepts=_filter(build, query),
         total=len(build.concepts),
-        report=inconsistencies(build),
+        report=inconsistencies(),
         sources=build.sources,
         status_labels=STATUS_LABELS,
         draft=None,
@@ -137,17 +115,11 @@ def term(concept_id: str) -> str:
 
 
 def _kwic(concept_id: str) -> list[dict[str, Any]]:
-    """Every occurrence of the concept's renderings in context (``kb.terms_corpus``)."""
-    try:
-        from kb.terms_corpus import default_index
-        from kb.terms_model import default_termbase
-    except ImportError:
+    """Every occurrence of the concept's renderings in context (``kb.terms.kwic``)."""
+    module = _kb_terms()
+    if module is None:
         return []
-    termbase = default_termbase()
-    concept = termbase.get(concept_id)
-    if concept is None:
-        return []
-    return [_as_dict(row) for row in default_index().kwic(concept, width=50)]
+    return [_as_dict(row) for row in module.kwic(concept_id, width=50)]
 
 
 @bp.route("/terms/check", methods=["GET", "POST"])
@@ -174,24 +146,20 @@ def check() -> str | tuple[str, int]:
 
 
 def check_draft(draft: str) -> list[dict[str, Any]]:
+    """The deprecated and mistranslated renderings in a draft (``kb.terms.check_draft``)."""
     module = _kb_terms()
-    checker = getattr(module, "check_draft", None)
-    if not callable(checker):
-        raise QueryError("Проверка черновика появится, когда в сборке будет словарь терминов (kb.terms).")
-    return [_as_dict(flag) for flag in checker(draft)]
+    if module is None:
+        raise QueryError("Проверка черновика недоступна: в этой установке нет словаря терминов (kb.terms).")
+    flags = module.check_draft(draft, module.default_termbase(), module.default_finder())
+    return [_as_dict(flag) for flag in flags]
 
 
 def _download(kind: str, mimetype: str, filename: str) -> Response:
     module = _kb_terms()
-    exporter = None
-    for name in (f"export_{kind}", f"to_{kind}", kind):
-        exporter = getattr(module, name, None)
-        if callable(exporter):
-            break
-    if not callable(exporter):
+    if module is None:
         abort(404)
-    body = exporter()
-    response = Response(body, mimetype=mimetype)
+    exporter = getattr(module, f"to_{kind}")
+    response = Response(exporter(module.default_index()), mimetype=mimetype)
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 

@@ -1,0 +1,94 @@
+"""The termbase page: renderings per book, KWIC lines, the inconsistency report, exports, the draft check."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from flask.testing import FlaskClient
+
+
+def _terms(built: Path) -> list[dict]:  # type: ignore[type-arg]
+    data: list[dict] = json.loads((built / "terms.json").read_text(encoding="utf-8"))  # type: ignore[type-arg]
+    return data
+
+
+def test_terms_table_has_every_concept_with_renderings_statuses_and_counts(client: FlaskClient, built: Path) -> None:
+    html = client.get("/terms").get_data(as_text=True)
+    for concept in _terms(built):
+        row = html.split(f'<tr id="c-{concept["concept"]}">')[1].split("</tr>")[0]
+        for rendering in concept["renderings"]:
+            assert f"{rendering['source_id']}: «{rendering['text']}»" in row
+            assert f"· {rendering['count']}</div>" in row
+
+
+def test_terms_search_filters_by_any_name(client: FlaskClient) -> None:
+    html = client.get("/terms", query_string={"q": "калитка"}).get_data(as_text=True)
+    rows = re.findall(r'<tr id="c-([a-z0-9-]+)">', html)
+    assert "hit-roll" in rows and len(rows) < 5
+    english = re.findall(r'<tr id="c-([a-z0-9-]+)">', client.get("/terms?q=Overwatch").get_data(as_text=True))
+    assert "overwatch" in english
+
+
+def test_kwic_lines_are_the_termbase_kwic_linked_to_their_rules(client: FlaskClient, leaf_at) -> None:  # type: ignore[no-untyped-def]
+    from kb.terms import kwic
+
+    rows = kwic("hit-roll", width=50)
+    html = client.get("/terms/hit-roll").get_data(as_text=True)
+    links = re.findall(r'<li><a href="/cite/([^/]+)/(\d+)">', html)
+    assert [(r.source_id, r.line) for r in rows] == [(s, int(n)) for s, n in links]
+    source, line = links[0]
+    redirect = client.get(f"/cite/{source}/{line}")
+    assert redirect.headers["Location"].endswith(f"/rules/{leaf_at(source, int(line)).id}#L{line}")
+    assert html.count('class="kw"') == len(rows)
+
+
+def test_inconsistency_report_is_shown(client: FlaskClient) -> None:
+    from kb.terms import default_index, inconsistencies
+
+    report = inconsistencies(default_index())
+    html = client.get("/terms").get_data(as_text=True)
+    section = html.split('aria-label="Расхождения в переводах"')[1]
+    assert report.variants, "the 10th-edition text renders Engagement Range several ways"
+    for variant in report.variants:
+        assert f'href="/terms/{variant.concept_id}">' in section
+
+
+def test_tbx_download_is_xml_with_every_concept(client: FlaskClient, built: Path) -> None:
+    response = client.get("/terms.tbx")
+    assert response.status_code == 200
+    assert "attachment" in response.headers["Content-Disposition"]
+    root = ET.fromstring(response.data)
+    entries = [e for e in root.iter() if e.tag.endswith("conceptEntry") or e.tag.endswith("termEntry")]
+    assert len(entries) == len(_terms(built))
+
+
+def test_tsv_and_csv_downloads_are_the_termbase_exports(client: FlaskClient) -> None:
+    from kb.terms import default_index, to_csv, to_tsv
+
+    tsv = client.get("/terms.tsv")
+    assert tsv.mimetype == "text/tab-separated-values"
+    assert tsv.get_data(as_text=True) == to_tsv(default_index())
+    rows = list(csv.reader(io.StringIO(client.get("/terms.csv").get_data(as_text=True))))
+    assert rows and rows[1:] and all(len(r) == len(rows[0]) for r in rows)
+    assert client.get("/terms.csv").get_data(as_text=True) == to_csv(default_index())
+
+
+def test_draft_check_flags_the_machine_translation_of_hit_roll(client: FlaskClient) -> None:
+    html = client.post("/terms/check", data={"draft": "Сначала\nсделайте ударную калитку."}).get_data(as_text=True)
+    assert "Замечаний: 1." in html
+    assert "«ударную калитку»</strong> — строка 2" in html
+    assert 'href="/terms/hit-roll"' in html
+    assert "Лучше:" in html
+    clean = client.post("/terms/check", data={"draft": "Сделайте бросок на попадание."}).get_data(as_text=True)
+    assert "не найдено" in clean
+
+
+def test_draft_check_form_is_a_post_without_inline_code(client: FlaskClient) -> None:
+    html = client.get("/terms/check").get_data(as_text=True)
+    assert re.search(r'<form action="/terms/check" method="post">', html)
+    assert '<textarea id="draft" name="draft"' in html
