@@ -255,7 +255,7 @@ class _SourceView:
 
     @property
     def pages(self) -> list[int]:
-        return sorted({n.page for n in self.nodes if n.kind is NodeKind.PAGE and n.page is not None})
+        return page_span(self.nodes)
 
     def score(self, context: dict[str, float], node: RuleNode) -> float:
         shared = context.keys() & self.title_words.get(node.id, frozenset())
