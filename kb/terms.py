@@ -112,6 +112,11 @@ def kwic(concept_or_text: str, source: str | None = None, width: int = 60, index
     index = index or default_index()
     finder = default_finder() if index.termbase is default_termbase() else ConceptFinder(index.termbase)
     found = finder.search(concept_or_text)
-    if found:
-        return [row for concept in found[:1] for row in index.kwic(concept, source, width)]
-    return index.kwic_text(concept_or_text, source, width)
+    if not found:
+        return index.kwic_text(concept_or_text, source, width)
+    # A concept id names one concept; an alias may name several («овервотч»: the 10th-edition
+    # stratagem and the older rule), and then all of them are shown.
+    chosen = [c for c in found if c.id == concept_or_text.strip()] or found
+    order = {s: n for n, s in enumerate(index.sources)}
+    rows = [row for concept in chosen for row in index.kwic(concept, source, width)]
+    return sorted(rows, key=lambda r: (order.get(r.source_id, 0), r.line))

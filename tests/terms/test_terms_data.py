@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,7 @@ from kb.terms import (
     Status,
     Termbase,
     TermIndex,
+    load_termbase,
     renderings_not_found,
     unmapped_english_terms,
 )
@@ -151,3 +153,19 @@ def test_definitions_are_russian_one_liners(termbase: Termbase) -> None:
     for concept in termbase:
         assert "\n" not in concept.definition
         assert any("а" <= ch <= "я" for ch in concept.definition.lower()), concept.id
+
+
+def test_a_rendering_that_never_occurs_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "terms.toml"
+    path.write_text(
+        'schema = 1\n[[concept]]\nid = "x"\nenglish = "X"\ncategory = "dice"\ndefinition = "Икс."\n'
+        '[[concept.rendering]]\nsource = "10e-core"\ntext = "квазиморфизм"\nstatus = "preferred"\n'
+        '[[concept.rendering]]\nsource = "kt"\ntext = "Огни на упреждение"\nstatus = "preferred"\n',
+        encoding="utf-8",
+    )
+    assert renderings_not_found(load_termbase(path)) == [("x", "10e-core", "квазиморфизм")]
+
+
+def test_an_unmapped_english_term_is_reported(termbase: Termbase) -> None:
+    partial = Termbase([c for c in termbase if c.id not in ("overwatch", "fire-overwatch")], termbase.ignore)
+    assert [(t.source_id, t.line, t.text) for t in unmapped_english_terms(partial)] == [("kt", 1, "overwatch")]
