@@ -39,7 +39,7 @@ __all__ = [
 
 #: Below this share of the question's (IDF-weighted) words found in the best leaf, and with no
 #: concept recognised, there is no answer.
-ANSWER_THRESHOLD = 0.3
+ANSWER_THRESHOLD = 0.35
 #: With a concept recognised the bar is lower (the concept itself is evidence).
 ANSWER_THRESHOLD_CONCEPT = 0.12
 #: A FAQ match at least this good is taken even when retrieval did not find its passages.

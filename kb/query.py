@@ -134,7 +134,7 @@ _EDITION_RE: dict[str, re.Pattern[str]] = {
 }
 #: «выпала шестёрка», «кинул 6-ку»: a die face, not an edition.
 _DICE_CONTEXT = re.compile(
-    r"(?:выпа\w*|выкин\w*|выброс\w*|кину\w*|кида\w*|бросил\w*|натурал\w*|куб\w*|кост\w*|результат\w*|"
+    r"(?:выпа\w*|выкин\w*|выброс\w*|кину\w*|кида\w*|бросил\w*|натурал\w*|чист\w*|куб\w*|кост\w*|результат\w*|"
     r"на\s+кубе|d6|д6|перебро\w*|реролл\w*)\W+(?:\w+\W+){0,2}$",
     re.IGNORECASE,
 )
@@ -159,7 +159,10 @@ def _strip_edition_words(text: str) -> str:
     """The text without the words that name an edition (they are not about the rule)."""
     folded = fold(text)
     spans: list[tuple[int, int]] = []
-    for pattern in _EDITION_RE.values():
+    # «Kill Team» is printed in the Kill Team text and names a concept: it stays searchable
+    for edition, pattern in _EDITION_RE.items():
+        if edition == "kt":
+            continue
         for match in pattern.finditer(folded):
             if _DICE_WORD.match(match.group(0)) and _DICE_CONTEXT.search(folded[: match.start()]):
                 continue
@@ -530,6 +533,19 @@ class ConceptMatch:
     fuzzy: bool = False
 
 
+_CYRILLIC_WORD = re.compile(r"[а-яёА-ЯЁ]+")
+
+
+def _is_abbreviation(text: str) -> bool:
+    """At most three characters and not an ordinary lower-case Russian word («ап», «ОС», «WS», «D6»,
+    but not «лес» or «дым», which match by lemma like any word)."""
+    if len(text) > 3:
+        return False
+    if _CYRILLIC_WORD.fullmatch(text) and not _is_upper(text):
+        return not _known_russian(text)
+    return True
+
+
 def _is_upper(text: str) -> bool:
     letters = [c for c in text if c.isalpha()]
     return bool(letters) and all(c.isupper() for c in letters)
@@ -546,7 +562,7 @@ class ConceptMatcher:
         self._slang: dict[str, set[str]] = {}
         self._slang_deletes: dict[str, set[str]] = {}
         self._rendering_lemmas: dict[str, set[str]] = {}
-        seen: set[tuple[tuple[str, ...], str, bool]] = set()
+        seen: set[tuple[tuple[str, ...], str, bool, str]] = set()
         for concept in concepts:
             for text, origin, source in concept.phrases:
                 terms = [t for t in tokens(text)]
@@ -554,8 +570,8 @@ class ConceptMatcher:
                 if not key or len(key) > self.MAX_WORDS:
                     continue
                 caps = origin == "rendering" and _is_upper(text) and len(text) > 3
-                short = len(key) == 1 and len(text.strip()) <= 3
-                marker = (key, concept.id, caps)
+                short = len(key) == 1 and _is_abbreviation(text.strip())
+                marker = (key, concept.id, caps, text.strip() if short else "")
                 if marker in seen:
                     continue
                 seen.add(marker)
@@ -626,9 +642,14 @@ class ConceptMatcher:
             if query:
                 if fold(original) != fold(phrase.text):
                     return False
-                # «ПО» (victory points) is not the preposition «по»: a capitals-only abbreviation
-                # typed in lower case counts only when it is not an everyday word
-                return _is_upper(original) or not _is_upper(phrase.text) or not _known_russian(original)
+                # «ПО» (victory points) is not the preposition «по», «HoW» is not «how»: an
+                # abbreviation typed in another case counts only when it is not an everyday word
+                if original == phrase.text:
+                    return True
+                everyday = first.text in LIGHT_WORDS or (
+                    _CYRILLIC_WORD.fullmatch(original) is not None and _known_russian(original)
+                )
+                return not everyday
             return original == phrase.text or (fold(original) == fold(phrase.text) and _is_upper(original))
         if phrase.keyword_caps and not query:
             return all(_is_upper(t.original) for t in terms[index : index + size])

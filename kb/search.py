@@ -61,6 +61,9 @@ W_EDITION = 1.0
 W_EDITION_NEAR = 0.3
 W_NUMBERS = 0.25
 W_FIRST = 0.08
+#: With no edition named, another edition's best leaf scoring at least this share of the first
+#: hit's score is moved up to second place (0 switches this off).
+DIVERSIFY = 0.7
 KIND_FACTOR = {"rule": 1.0, "summary": 0.97, "list": 0.95, "table": 0.9, "example": 0.8}
 FIELDS = (("title", 1.0), ("path", 1.0), ("text", 1.0), ("aliases", 1.0))
 EXPANSION_FIELDS = (("title", 1.0), ("text", 1.0))
@@ -323,10 +326,27 @@ def search_parsed(
         score = _rerank(index, parsed, features, float(base)) if rerank else float(base)
         scored.append((score, index.order[features.id], features))
     scored.sort(key=lambda item: (-item[0], item[1]))
+    if not parsed.editions and DIVERSIFY:
+        scored = _diversify(scored)
     hits = [make_hit(features, score) for score, _, features in scored[:limit]]
     if snippets:
         fill_snippets(parsed, hits, index)
     return hits
+
+
+def _diversify(scored: list[tuple[float, int, NodeFeatures]]) -> list[tuple[float, int, NodeFeatures]]:
+    """With no edition named, let the best leaf of another edition take second place when it scores
+    nearly as well as the first: the player sees both editions' rule before the first one's details."""
+    if len(scored) < 3:
+        return scored
+    top_score, _, top = scored[0]
+    for position in range(2, min(len(scored), RERANK_DEPTH)):
+        score, _, features = scored[position]
+        if score < DIVERSIFY * top_score:
+            break
+        if features.edition != top.edition and all(f.edition == top.edition for _, _, f in scored[1:position]):
+            return [scored[0], scored[position], *scored[1:position], *scored[position + 1 :]]
+    return scored
 
 
 def make_hit(features: NodeFeatures, score: float, text: str = "") -> Hit:
