@@ -21,11 +21,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from engine.concepts import Citation
+from engine.concepts import Citation, cite, rule
 from engine.dice import Dist
 from engine.errors import ProfileError
 
-__all__ = ["AttackPlan", "AttackResult", "Step", "allocate", "resolve"]
+__all__ = ["AttackPlan", "AttackResult", "Step", "allocate", "allocate_rolls", "resolve"]
 
 #: Code of a Devastating Wounds packet when its mortal wounds spill over (joint counting).
 SPILL = 1000
@@ -247,6 +247,22 @@ def allocate(
             parts.append((Fraction(sum(sub.values()), packets.total), spilled))
         state, total = lost_step(state), total * eff_total
     return Dist.mixture(parts)
+
+
+@rule("damage", cite("10e-core", 672, 677), cite("10e-core", 703, 710))
+def allocate_rolls(damage_rolls: list[int], wounds: int, models: int) -> tuple[int, int]:
+    """Apply rolled damage attack by attack, in order, to a unit of ``models`` models of ``wounds``
+    wounds: a damaged model takes the next attack and excess damage is lost. Returns the models
+    destroyed and the wounds left on a damaged model (0 if none is damaged)."""
+    destroyed, left = 0, wounds
+    for roll in damage_rolls:
+        if destroyed == models:
+            break
+        if roll >= left:
+            destroyed, left = destroyed + 1, wounds
+        else:
+            left -= roll
+    return destroyed, (0 if left == wounds or destroyed == models else left)
 
 
 def _run_chain(

@@ -110,7 +110,7 @@ def coherency(models: Sequence[Model], edition: str = "10") -> CoherencyReport:
     return CoherencyReport(ok=not lacking and len(groups) <= 1, needed=needed, lacking=lacking, groups=tuple(groups))
 
 
-@rule("objective-markers", cite("10e-core", 2046, 2051))
+@rule("objective-range", cite("10e-core", 2046, 2051))
 def within_objective(model: Model, x: float, y: float, z: float = 0.0, marker_mm: float = 40.0) -> bool:
     """A model is in range of an objective marker within 3" horizontally and 5" vertically of it
     (measured to the closest part of the 40 mm marker)."""

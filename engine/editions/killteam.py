@@ -38,7 +38,7 @@ class KillTeam(Seventh):
         with a friend in base contact with the enemy) exactly one, whatever its Attacks."""
         return sum(engaged_attacks) + supporting_models
 
-    @rule("combat-resolution", cite(K, 19, 39))
+    @rule("combat-result", cite(K, 19, 39))
     def combat_score(
         self,
         unsaved_wounds: int,
@@ -64,7 +64,7 @@ class KillTeam(Seventh):
         """Models that fire overwatch: the charged model, plus every friendly model within 3" of it."""
         return 1 + sum(1 for d in distances_to_target_model if d <= 3)
 
-    @rule("missions", cite(K, 143, 157))
+    @rule("kill-team-mission", cite(K, 143, 157))
     def random_mission(self) -> Dist:
         """The mission rolled on the D6 table: values 1–6 index :data:`MISSIONS`."""
         return Dist.die(6)

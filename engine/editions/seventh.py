@@ -59,6 +59,12 @@ class Seventh(Sixth):
         """A jump unit using its jump pack to charge may re-roll the charge distance."""
         return self.charge(needed, Reroll.FAILED)
 
+    @rule("fall-back", cite(S, 7, 9), cite(S, 23))
+    def trapped(self, fall_back_roll: int, free_distance: float) -> bool:
+        """A unit that cannot make its full fall back move (blocked by terrain, or it would come within
+        1" of the enemy) is destroyed."""
+        return free_distance < fall_back_roll
+
     @rule("bikes", cite(S, 133, 135))
     def bike_weapons_fired(self, riders: int) -> int:
         """Each rider of a bike or jetbike fires one weapon (an attack bike's driver and sidecar gunner: two)."""

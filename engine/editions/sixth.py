@@ -172,7 +172,7 @@ class Sixth(Edition):
         one-handed weapons (never more, however many weapons)."""
         return base + (1 if charged and not disordered else 0) + (1 if two_weapons else 0)
 
-    @rule("modifiers", cite(R, 27, 33))
+    @rule("modifier", cite(R, 27, 33))
     def apply_modifiers(
         self, value: int, multiply: Sequence[int] = (), add: Sequence[int] = (), set_to: Sequence[int] = ()
     ) -> int:
@@ -184,7 +184,7 @@ class Sixth(Edition):
             value = set_to[-1]
         return max(value, 0)
 
-    @rule("majority", cite(A, 164, 169), cite(A, 180, 183))
+    @rule("toughness", cite(A, 164, 169), cite(A, 180, 183))
     def majority(self, values: Sequence[int]) -> int:
         """The WS or Toughness of a mixed unit: the value most models have; on a tie, the higher one."""
         counts: dict[int, int] = {}
@@ -192,7 +192,7 @@ class Sixth(Edition):
             counts[v] = counts.get(v, 0) + 1
         return max(counts, key=lambda v: (counts[v], v))
 
-    @rule("initiative", cite(A, 115, 137))
+    @rule("initiative-step", cite(A, 115, 137))
     def initiative_steps(self, models: Sequence[tuple[str, int]]) -> list[tuple[int, list[str]]]:
         """Who strikes at which Initiative step, from 10 down to 1; models at the same step strike
         together, empty steps are skipped."""
@@ -201,7 +201,7 @@ class Sixth(Edition):
             steps.setdefault(max(1, min(10, initiative)), []).append(name)
         return [(step, steps[step]) for step in sorted(steps, reverse=True)]
 
-    @rule("combat-resolution", cite(A, 214, 221))
+    @rule("combat-result", cite(A, 214, 221))
     def combat_result(self, wounds_by_a: int, wounds_by_b: int, a_bonus: int = 0, b_bonus: int = 0) -> tuple[str, int]:
         """The side that inflicted more unsaved wounds wins; equal totals are a draw. Returns the winner
         (``"a"``, ``"b"`` or ``"draw"``) and the margin."""
@@ -210,7 +210,7 @@ class Sixth(Edition):
             return "draw", 0
         return ("a", a - b) if a > b else ("b", b - a)
 
-    @rule("morale", cite(A, 223, 226))
+    @rule("morale-check", cite(A, 223, 226))
     def morale_check(self, leadership: int, lost_by: int) -> Fraction:
         """The loser's Morale check: a Leadership test with −1 per wound it lost the combat by (the
         modifier is on p. 29, which the corpus does not print)."""
@@ -229,11 +229,11 @@ class Sixth(Edition):
         """P(Look Out, Sir succeeds): 4+ on a D6."""
         return D6Test(target=4).p_success
 
-    @rule("consolidation", cite(A, 246, 249))
+    @rule("consolidate", cite(A, 246, 249))
     def consolidation(self) -> Dist:
         return Dist.die(6)
 
-    @rule("blast-scatter", cite(R, 240, 261))
+    @rule("scatter", cite(R, 240, 261))
     def blast_scatter(self, ballistic_skill: int, hit_faces: int = 2) -> Dist:
         """Scatter distance of a blast marker: no scatter on a «Hit!», otherwise 2D6 inches less the
         firer's BS (never below 0). The scatter die's faces and the BS reduction are not printed in the
@@ -241,7 +241,7 @@ class Sixth(Edition):
         miss = (Dist.die(6).times(2) - ballistic_skill).map(lambda v: max(v, 0))
         return Dist.mixture([(Fraction(hit_faces, 6), Dist.constant(0)), (Fraction(6 - hit_faces, 6), miss)])
 
-    @rule("fraction-rounding", cite(R, 174, 182))
+    @rule("dividing-rolls", cite(R, 174, 182))
     def portion(self, models: int, percent: int) -> int:
         """A fraction of a unit, rounded up (10% of 21 models is 3)."""
         return math.ceil(Fraction(models * percent, 100))

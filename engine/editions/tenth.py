@@ -134,6 +134,16 @@ class Tenth(Edition):
             return invuln, "invulnerable"
         return armour, "armour"
 
+    @rule("benefit-of-cover", cite(SRC, 1629, 1645), cite(SRC, 742, 748), cite(SRC, 799, 818))
+    def benefit_of_cover(
+        self, save: int | None, ap: int, cover: bool, ranged: bool = True, ignores_cover: bool = False
+    ) -> bool:
+        """Whether the +1 of cover applies: only against ranged attacks, not with Ignores Cover, and a model
+        with a 3+ save or better gets none against AP 0."""
+        if not (cover and ranged) or ignores_cover:
+            return False
+        return not (save is not None and save <= 3 and ap == 0)
+
     # --- tests -------------------------------------------------------------------------------------
     @rule("battle-shock", cite(SRC, 306, 319), cite(SRC, 1219, 1221))
     def leadership_test(self, leadership: int, modifier: int = 0, reroll: Reroll = Reroll.NONE) -> Fraction:
@@ -258,9 +268,7 @@ class Tenth(Edition):
                               (cite(SRC, 897, 913), cite(SRC, 661, 668))))
 
         # Saving throw.
-        gets_cover = (sit.cover or unseen_indirect) and ranged and not ab.ignores_cover
-        if gets_cover and d.save is not None and d.save <= 3 and (w.ap or 0) == 0:
-            gets_cover = False
+        gets_cover = self.benefit_of_cover(d.save, w.ap or 0, sit.cover or unseen_indirect, ranged, ab.ignores_cover)
         stest, kind = self.save_test(d.save, w.ap or 0, d.invulnerable, gets_cover, profile.save_modifier,
                                      _per_die(profile.rerolls.save))
         save_fail = Fraction(1) if stest is None else 1 - stest.p_success
