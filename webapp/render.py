@@ -338,8 +338,14 @@ def number(value: Any, digits: int = 2) -> str:
 
 
 def percent(value: Any, digits: int = 1) -> str:
-    """«16,7 %» for a probability."""
-    number = float(fraction(value)) * 100
+    """«16,7 %» for a probability; a tiny non-zero one reads «< 0,1 %», a near-certain one «> 99,9 %»."""
+    exact = fraction(value)
+    step = Fraction(1, 10**digits) / 100
+    if 0 < exact < step:
+        return "<\u00a0" + percent(step, digits)
+    if 1 - step < exact < 1:
+        return ">\u00a0" + percent(1 - step, digits)
+    number = float(exact) * 100
     return f"{number:.{digits}f}".replace(".", ",") + "\u00a0%"
 
 
@@ -377,7 +383,7 @@ def bar_chart_svg(
         pct = percent(p)
         parts.append(
             f'<g class="bar"><rect x="{x:.1f}" y="{y:.1f}" width="{bar_w:.1f}" height="{max(h, 0.5):.1f}">'
-            f"<title>{escapeHtml(k)}: {escapeHtml(str(p))} ≈ {pct}</title></rect>"
+            f"<title>{escapeHtml(k)}: {escapeHtml(str(p))} ≈ {escapeHtml(pct)}</title></rect>"
         )
         if i % label_every == 0:
             parts.append(

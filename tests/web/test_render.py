@@ -142,6 +142,15 @@ def test_chart_folds_a_long_tail_and_handles_empty_input() -> None:
 
 def test_numbers_and_percentages_are_russian_formatted() -> None:
     assert percent("1/6") == "16,7\u00a0%"
+    assert percent("1/60466176") == "<\u00a00,1\u00a0%"
+    assert percent("0") == "0,0\u00a0%" and percent(1) == "100,0\u00a0%"
+    assert percent("9999/10000") == ">\u00a099,9\u00a0%"
     assert number("7/3") == "2,33"
     assert number(2.5) == "2,5"
     assert number("4") == "4"
+
+
+def test_chart_titles_with_tiny_probabilities_stay_well_formed() -> None:
+    svg = str(bar_chart_svg([[0, "1/100000"], [1, "99999/100000"]], "tiny"))
+    titles = [t.text for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}title")]
+    assert "0: 1/100000 ≈ <\u00a00,1\u00a0%" in titles

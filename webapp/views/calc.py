@@ -23,7 +23,13 @@ __all__ = ["FIELDS", "Field", "bp", "calculate", "profile_from_args"]
 bp = Blueprint("calc", __name__)
 
 EDITION_CHOICES = (("10", "10-я редакция"), ("6", "6-я редакция"), ("7", "7-я редакция"), ("kt", "Kill Team"))
-REROLL_CHOICES = (("none", "нет"), ("ones", "единицы"), ("failed", "проваленные"), ("all", "все"))
+REROLL_CHOICES = (
+    ("none", "нет"),
+    ("ones", "единицы"),
+    ("failed", "проваленные"),
+    ("noncrit", "всё, кроме критов (ловля 6)"),
+    ("single", "один кубик (командный)"),
+)
 
 
 @dataclass(frozen=True)
@@ -85,13 +91,19 @@ FIELDS: tuple[Field, ...] = (
     Field("melee", "Ближний бой", "boolean", False, "weapon", "A melee weapon (else shooting)."),
     Field("attacks", "Атаки (A)", "dice", "2", "weapon", "Attacks per model: 2, D6, D3+1…"),
     Field(
-        "skill", "Навык (BS/WS)", "integer", 3, "weapon",
-        "10th: the hit target (3 means 3+). 6th/7th/Kill Team: the BS or WS characteristic.", 1, 10,
+        "skill", "Попадает на X+ (BS/WS)", "integer", 3, "weapon",
+        "10th: the weapon's BS/WS target (3 means 3+).", 2, 6, editions=("10",),
+    ),
+    Field(
+        "skill_old", "BS/WS модели", "integer", 4, "weapon",
+        "6th/7th/Kill Team: the attacker's BS (shooting) or WS (close combat), 1-10.", 1, 10,
+        editions=("6", "7", "kt"),
     ),
     Field("strength", "Сила (S)", "integer", 4, "weapon", "Strength.", 1, 20),
+    Field("ap", "Бронебойность (AP)", "integer", 0, "weapon", "10th: 0 to -6.", -6, 0, editions=("10",)),
     Field(
-        "ap", "Бронебойность (AP)", "integer", 0, "weapon",
-        "10th: 0 to -6. 6th/7th/Kill Team: 1-6, empty for «–».", -6, 6, blank=True,
+        "ap_old", "Бронебойность (AP)", "integer", None, "weapon",
+        "6th/7th/Kill Team: 1-6 (lower is better); empty for «–».", 1, 6, editions=("6", "7", "kt"), blank=True,
     ),
     Field("damage", "Урон (D)", "dice", "1", "weapon", "Damage per unsaved wound: 1, D3, D6+1… (10th).",
           editions=("10",)),
@@ -114,8 +126,8 @@ FIELDS: tuple[Field, ...] = (
           2, 6, editions=("10",), blank=True),
     Field("keywords", "Ключевые слова цели", "string", "", "defender", "Target keywords for Anti-X, e.g. «VEHICLE».",
           editions=("10",), blank=True),
-    Field("defender_ws", "WS цели", "integer", None, "defender", "6th/7th/Kill Team melee: the target's WS.",
-          1, 10, editions=("6", "7", "kt"), blank=True),
+    Field("defender_ws", "WS цели", "integer", 4, "defender", "6th/7th/Kill Team close combat: the target's WS.",
+          1, 10, editions=("6", "7", "kt")),
     Field("cover", "Укрытие (спасбросок)", "integer", None, "defender",
           "6th/7th/Kill Team: the cover save (4 means 4+); empty: none.", 2, 6, editions=("6", "7", "kt"), blank=True),
     Field("hit_mod", "Модификатор попадания", "integer", 0, "modifiers", "Hit roll modifier.", -3, 3),
@@ -179,14 +191,26 @@ def read_form(args: Mapping[str, str] | Any) -> tuple[dict[str, Any], list[str]]
 
 
 def profile(values: Mapping[str, Any], abilities: list[str], edition: str) -> dict[str, Any]:
-    """The engine's profile (the ``rulekb calc --json`` input) for one edition."""
+    """The engine's profile (the ``rulekb calc --json`` input of ``engine.calc``) for one edition."""
     tenth = edition == "10"
     weapon: dict[str, Any] = {
-        "melee": values["melee"],
+        "type": "melee" if values["melee"] else "ranged",
         "attacks": values["attacks"],
-        "skill": values["skill"],
+        "skill": values["skill"] if tenth else values["skill_old"],
         "strength": values["strength"],
-        "ap": values["ap"] if values["ap"] is not None else (0 if tenth else None),
+        "ap": values["ap"] if tenth else values["ap_old"],
+    }
+    defender: dict[str, Any] = {
+        "models": values["models"],
+        "toughness": values["toughness"],
+        "save": values["save"],
+        "wounds": values["wounds"],
+        "invulnerable": values["invulnerable"],
+    }
+    situation = {
+        "half_range": values["half_range"],
+        "remained_stationary": values["stationary"],
+        "charged": values["charged"],
     }
     if tenth:
         ability_list = list(abilities)
@@ -197,42 +221,26 @@ def profile(values: Mapping[str, Any], abilities: list[str], edition: str) -> di
         if values["melta"]:
             ability_list.append(f"melta {values['melta']}")
         if values["anti"]:
-            parts = str(values["anti"]).replace("+", "").split()
-            if len(parts) == 2 and parts[1].isdigit():
-                ability_list.append(f"anti-{parts[0].lower()} {parts[1]}+")
-            else:
+            parts = str(values["anti"]).replace("+", " ").split()
+            if len(parts) != 2 or not parts[1].isdigit():
                 raise QueryError(f"«Анти» must look like «VEHICLE 4», got {values['anti']!r}.")
+            ability_list.append(f"anti-{parts[0].lower()} {parts[1]}+")
         weapon["damage"] = values["damage"]
         weapon["abilities"] = ability_list
-    defender: dict[str, Any] = {
-        "models": values["models"],
-        "toughness": values["toughness"],
-        "save": None if values["save"] in (None, 7) else values["save"],
-        "wounds": values["wounds"],
-        "invulnerable": values["invulnerable"],
-    }
-    if tenth:
         defender["fnp"] = values["fnp"]
         if values["keywords"]:
             defender["keywords"] = [k.upper() for k in str(values["keywords"]).replace(",", " ").split()]
+        situation["cover"] = values["in_cover"]
     else:
         defender["weapon_skill"] = values["defender_ws"]
         defender["cover_save"] = values["cover"]
-    situation = {
-        "half_range": values["half_range"],
-        "remained_stationary": values["stationary"],
-        "charged": values["charged"],
-    }
-    if tenth:
-        situation["cover"] = values["in_cover"]
     return {
         "edition": edition,
-        "attackers": values["attackers"],
+        "attacker": {"models": values["attackers"]},
         "weapon": weapon,
         "defender": defender,
         "situation": situation,
-        "hit_modifier": values["hit_mod"],
-        "wound_modifier": values["wound_mod"],
+        "modifiers": {"hit": values["hit_mod"], "wound": values["wound_mod"]},
         "rerolls": {"hit": values["reroll_hit"], "wound": values["reroll_wound"]},
     }
 
@@ -251,7 +259,10 @@ def calculate(profile_data: dict[str, Any]) -> dict[str, Any]:
     try:
         result: dict[str, Any] = module.calculate(profile_data)
     except ValueError as exc:
-        raise QueryError(f"Профиль не подходит для {profile_data.get('edition')!r}-й редакции: {exc}") from exc
+        from webapp.data import edition_label
+
+        where = edition_label(str(profile_data.get("edition")))
+        raise QueryError(f"Профиль не подходит ({where}): {exc}") from exc
     return result
 
 
@@ -266,7 +277,8 @@ RESULT_LABELS = (
     ("damage", "Урон"),
     ("models_destroyed", "Убито моделей"),
 )
-DIST_LABELS = {"hits": "Попадания", "damage": "Урон", "models_destroyed": "Убито моделей"}
+#: the distributions the page draws, in order
+DIST_LABELS = {"hits": "Попадания", "wounds": "Ранения", "damage": "Урон", "models_destroyed": "Убито моделей"}
 
 
 @bp.route("/calc")
