@@ -60,7 +60,7 @@ def test_tsv_is_an_omegat_glossary(index: TermIndex) -> None:
     for line in lines:
         columns = line.split("\t")
         assert len(columns) == 3 and all(columns), line
-    assert "Hit roll\tбросок на попадание\thit-roll; preferred; 10e-core, 6e-assault" in lines
+    assert "Hit roll\tбросок на попадание\thit-roll; preferred; 10e-core, 6e-assault, 7e-pp58-67" in lines
     assert not [line for line in lines if "Ударная калитка" in line]  # no deprecated suggestions
 
 
