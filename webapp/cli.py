@@ -11,6 +11,7 @@ __all__ = ["main"]
 #: Modules under ``webapp.commands`` whose ``COMMANDS`` are added to the group, in help order.
 COMMAND_MODULES: tuple[str, ...] = (
     "corpus",
+    "engine",
     "graph",
     "search",
     "terms",

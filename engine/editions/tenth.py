@@ -231,7 +231,7 @@ class Tenth(Edition):
             detail = (f"Hit on {target}; modifier {test.modifier:+d} after the ±1 cap ({', '.join(why) or 'none'}); "
                       f"re-roll: {hit_reroll.value}.")
             steps.append(Step("hit-roll", "Hit roll", detail, tuple(cites),
-                              {"p_fail": _fr(hit[0]), "p_hit": _fr(hit[1]), "p_critical_hit": _fr(hit[2])}))
+                              {"p_fail": _fr(hit[0]), "p_hit": _fr(hit[1] + hit[2]), "p_critical_hit": _fr(hit[2])}))
         sustained = None
         if ab.sustained_hits is not None and not ab.torrent:
             sustained = ab.sustained_hits.dist()
@@ -258,7 +258,7 @@ class Tenth(Edition):
         steps.append(Step("wound-roll", "Wound roll",
                           f"S{w.strength} vs T{d.toughness}: {wtest.target}+; modifier {wtest.modifier:+d}; critical wound on "
                           f"an unmodified {crit_on}+; re-roll: {wound_reroll.value}.", tuple(cites),
-                          {"p_fail": _fr(wound[0]), "p_wound": _fr(wound[1]), "p_critical_wound": _fr(wound[2])}))
+                          {"p_fail": _fr(wound[0]), "p_wound": _fr(wound[1] + wound[2]), "p_critical_wound": _fr(wound[2])}))
         if ab.devastating_wounds:
             steps.append(Step("devastating-wounds", "Devastating Wounds",
                               "A critical wound allows no save of any kind and inflicts mortal wounds equal to the "
