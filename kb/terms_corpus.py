@@ -91,15 +91,12 @@ def _pages(source_id: str) -> tuple[int | None, ...]:
     if not source.page_markers:
         return (None,) * len(lines)
     pages: list[int | None] = [None] * len(lines)
-    try:
-        from corpus.parser import parse_corpus
+    from corpus.parser import parse_corpus  # only sources with page markers need the parse
 
-        nodes = [n for n in parse_corpus([source]).sources[0].nodes if n.parent_id is not None]
-        for node in sorted(nodes, key=lambda n: n.lines[1] - n.lines[0], reverse=True):
-            for number in range(node.lines[0], node.lines[1] + 1):
-                pages[number - 1] = node.page
-    except ImportError:  # pragma: no cover - the parser is part of the project
-        pass
+    nodes = [n for n in parse_corpus([source]).sources[0].nodes if n.parent_id is not None]
+    for node in sorted(nodes, key=lambda n: n.lines[1] - n.lines[0], reverse=True):
+        for number in range(node.lines[0], node.lines[1] + 1):
+            pages[number - 1] = node.page
     marker = re.compile(source.page_markers)
     current: int | None = None
     for index, line in enumerate(lines):

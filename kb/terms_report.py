@@ -13,7 +13,7 @@ from typing import Any
 from corpus.reader import find_source
 from kb.analysis import fold, lemma_key
 from kb.terms_corpus import TermIndex
-from kb.terms_model import BAD_STATUSES, Concept, Status, Termbase
+from kb.terms_model import BAD_STATUSES, Concept, Status, Termbase, default_termbase
 from kb.terms_text import Match, Matcher, Pattern, is_caps
 
 __all__ = [
@@ -233,10 +233,13 @@ class DraftFlag:
         return f"{self.line}:{self.column}: «{self.text}» — {self.status} for {self.concept_id} ({self.english}){fix}. {self.note}".rstrip()
 
 
-def check_draft(text: str, termbase: Termbase, finder: ConceptFinder | None = None) -> list[DraftFlag]:
-    """Flag every deprecated or mistranslated rendering in a draft, by lemma. A string that is
-    also an accepted rendering of some concept is not flagged (it may mean that concept)."""
-    matcher = (finder or ConceptFinder(termbase)).matcher
+def check_draft(text: str, termbase: Termbase | None = None, finder: ConceptFinder | None = None) -> list[DraftFlag]:
+    """Flag every deprecated or mistranslated rendering in a draft, by lemma, with its line and
+    column (1-based), the concept and the preferred term. A string that is also an accepted
+    rendering of some concept is not flagged (it may mean that concept)."""
+    if termbase is None:
+        termbase = finder.termbase if finder is not None else default_termbase()
+    matcher = (finder if finder is not None and finder.termbase is termbase else ConceptFinder(termbase)).matcher
     spans: dict[tuple[int, int], list[Match]] = defaultdict(list)
     for match in matcher.find(text):
         spans[(match.start, match.end)].append(match)
