@@ -228,21 +228,26 @@ class Dist:
             raise DiceError("A count of copies cannot be negative.")
         if len(count._weights) == 1:
             return self.times(count.min())
-        parts: list[tuple[int, Dist]] = []
-        current = Dist.constant(0)
-        for n in range(count.max() + 1):
+        # Powers self^n share the denominator total^n; scale each to total^N and add, then reduce once.
+        top = count.max()
+        base = list(self._weights.items())
+        t = self._total
+        acc: dict[int, int] = {}
+        current: dict[int, int] = {0: 1}
+        for n in range(top + 1):
             w = count._weights.get(n, 0)
             if w:
-                parts.append((w, current))
-            if n < count.max():
-                current = current + self
-        common = math.lcm(*(d._total for _, d in parts))
-        out: dict[int, int] = {}
-        for w, d in parts:
-            scale = w * (common // d._total)
-            for v, dw in d._weights.items():
-                out[v] = out.get(v, 0) + dw * scale
-        return Dist._raw(out, common * count._total)
+                scale = w * t ** (top - n)
+                for v, cw in current.items():
+                    acc[v] = acc.get(v, 0) + cw * scale
+            if n < top:
+                nxt: dict[int, int] = {}
+                get = nxt.get
+                for a, wa in current.items():
+                    for b, wb in base:
+                        nxt[a + b] = get(a + b, 0) + wa * wb
+                current = nxt
+        return Dist._raw(acc, count._total * t**top)
 
     def thin(self, keep: Fraction | int) -> Dist:
         """Each unit of the value survives independently with probability ``keep`` (binomial thinning)."""
