@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["EDITIONS", "NodeKind", "ParseIssue", "RuleNode", "Source", "SourceParserSettings"]
+__all__ = ["EDITIONS", "HeadingPattern", "NodeKind", "ParseIssue", "RuleNode", "Source", "SourceParserSettings"]
 
 #: Editions a source may declare. ``kt`` is the Kill Team supplement of the 6th/7th-edition era.
 EDITIONS: dict[str, str] = {
@@ -40,6 +40,22 @@ HEADING_KINDS = frozenset({NodeKind.SOURCE, NodeKind.CHAPTER, NodeKind.SECTION, 
 NON_RULE_KINDS = frozenset({NodeKind.TOC, NodeKind.CREDITS, NodeKind.PREFACE, NodeKind.PAGE})
 
 
+class HeadingPattern(BaseModel):
+    """A heading regex that applies only within a line range (1-based, inclusive)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    pattern: str
+    from_line: int = 1
+    to_line: int | None = None
+
+    def matches(self, title: str, line: int) -> bool:
+        import re
+
+        in_range = self.from_line <= line and (self.to_line is None or line <= self.to_line)
+        return in_range and re.search(self.pattern, title, re.IGNORECASE) is not None
+
+
 class SourceParserSettings(BaseModel):
     """Per-source switches for the parser (``[source.parser]`` in ``sources.toml``)."""
 
@@ -54,10 +70,10 @@ class SourceParserSettings(BaseModel):
     bullets: str = Field("list", pattern="^(summary|list)$")
     """``summary``: «•» lists restate the rule above and are leaves of their own; ``list``: they
     belong to the rule's text."""
-    chapters: tuple[str, ...] = ()
-    """Regexes: headings that match are level 1 (chapters)."""
-    sections: tuple[str, ...] = ()
-    """Regexes: headings that match are level 2 (sections)."""
+    chapters: tuple[str | HeadingPattern, ...] = ()
+    """Headings that match (a regex, or a regex with a line range) are level 1 (chapters)."""
+    sections: tuple[str | HeadingPattern, ...] = ()
+    """Headings that match are level 2 (sections)."""
     caps_level: int = 2
     """Level of a heading printed in capitals."""
     title_level: int = 2

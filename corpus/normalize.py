@@ -8,6 +8,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
+from functools import lru_cache
+
+import pymorphy3
 
 __all__ = ["CLEANERS", "clean_line", "join_paragraph", "split_glued_keywords", "starts_continuation"]
 
@@ -16,10 +19,9 @@ _LO = "а-яё"
 
 # «ЭтотТРАНСПОРТНОЕ» → «Этот ТРАНСПОРТНОЕ»: a lower-case letter glued to a run of capitals.
 _LOWER_THEN_CAPS = re.compile(rf"([{_LO}])([{_UP}]{{2,}})")
-# «СРЕДСТВООбладает» → «СРЕДСТВО Обладает»: the last capital of a run starts a lower-case word.
-_CAPS_THEN_WORD = re.compile(rf"([{_UP}]{{2,}})([{_UP}][{_LO}]{{2,}})")
-# «МОНСТРили» → «МОНСТР или»: a run of capitals glued to a lower-case word.
-_CAPS_THEN_LOWER = re.compile(rf"([{_UP}]{{3,}})([{_LO}]+)")
+# A run of capitals glued to a lower-case word: «СРЕДСТВООбладает» (the run's last capital
+# starts the word: «СРЕДСТВО Обладает») or «МОНСТРили», «САМОЛЕТключевое» (it does not).
+_CAPS_GLUED = re.compile(rf"([{_UP}]{{2,}})([{_LO}]+)")
 # «]способность» → «] способность», «1.Вы» → «1. Вы».
 _BRACKET_THEN_WORD = re.compile(r"([\]»])([^\W\d_])")
 _PERIOD_THEN_WORD = re.compile(rf"([{_LO}\d\]»)])([.!?])([{_UP}«])")
@@ -35,11 +37,31 @@ def _spaces(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+@lru_cache(maxsize=1)
+def _morph() -> pymorphy3.MorphAnalyzer:
+    return pymorphy3.MorphAnalyzer(lang="ru")
+
+
+@lru_cache(maxsize=20_000)
+def _known(word: str) -> bool:
+    return len(word) > 1 and bool(_morph().word_is_known(word.lower()))
+
+
+def _split_caps_run(match: re.Match[str]) -> str:
+    run, tail = match.group(1), match.group(2)
+    whole_run = f"{run} {tail}"
+    last_starts = f"{run[:-1]} {run[-1]}{tail}"
+    if len(run) == 2:  # «ТОбладает»: one capital cannot be a keyword
+        return last_starts
+    if _known(run[-1] + tail) and not (_known(run) and _known(tail)):
+        return last_starts
+    return whole_run
+
+
 def split_glued_keywords(text: str) -> str:
     """Split keywords in capitals from the words the machine translation glued them to."""
     text = _LOWER_THEN_CAPS.sub(r"\1 \2", text)
-    text = _CAPS_THEN_WORD.sub(r"\1 \2", text)
-    text = _CAPS_THEN_LOWER.sub(r"\1 \2", text)
+    text = _CAPS_GLUED.sub(_split_caps_run, text)
     text = _BRACKET_THEN_WORD.sub(r"\1 \2", text)
     return _PERIOD_THEN_WORD.sub(r"\1\2 \3", text)
 

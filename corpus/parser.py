@@ -7,12 +7,11 @@ exactly one node (a heading owns its title line, a leaf its body), in order.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from corpus.ids import IdAllocator, slugify
-from corpus.models import NodeKind, ParseIssue, RuleNode, Source
+from corpus.models import HeadingPattern, NodeKind, ParseIssue, RuleNode, Source
 from corpus.normalize import clean_line, join_paragraph
 from corpus.reader import RawText, load_manifest, read_source
 from corpus.rules import RULES, Block, BlockKind, Context
@@ -116,8 +115,8 @@ class TreeBuilder:
 
     def __post_init__(self) -> None:
         source = self.ctx.source
-        self._chapters = [re.compile(p, re.IGNORECASE) for p in source.parser.chapters]
-        self._sections = [re.compile(p, re.IGNORECASE) for p in source.parser.sections]
+        self._chapters = [_pattern(p) for p in source.parser.chapters]
+        self._sections = [_pattern(p) for p in source.parser.sections]
         self.root = RuleNode(
             id=self.ids.allocate(source.id),
             source_id=source.id,
@@ -189,9 +188,10 @@ class TreeBuilder:
 
     # -- headings ------------------------------------------------------------------------
     def level_of(self, block: Block, title: str) -> int:
-        if any(p.search(title) for p in self._chapters):
+        line = block.start + 1
+        if any(p.matches(title, line) for p in self._chapters):
             return 1
-        if any(p.search(title) for p in self._sections):
+        if any(p.matches(title, line) for p in self._sections):
             return 2
         settings = self.source.parser
         if block.kind is BlockKind.STEP:
@@ -264,6 +264,10 @@ class TreeBuilder:
     def finish(self) -> list[RuleNode]:
         self.flush()
         return self.nodes
+
+
+def _pattern(spec: str | HeadingPattern) -> HeadingPattern:
+    return HeadingPattern(pattern=spec) if isinstance(spec, str) else spec
 
 
 def _label(text: str, words: int = 8) -> str:

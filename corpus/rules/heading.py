@@ -50,6 +50,12 @@ def _prev_sentence_open(ctx: Context, i: int) -> bool:
     return not _SENTENCE_END.search(text) and last_word in FUNCTION_WORDS
 
 
+def _after_colon(ctx: Context, i: int) -> bool:
+    """«ЦЕЛЬ :» is followed by its value («Один отряд…»), not by a title."""
+    prev = ctx.prev_nonblank(i)
+    return prev is not None and ctx.last_kind is BlockKind.PARAGRAPH and ctx.stripped[prev].endswith(":")
+
+
 def _plausible(ctx: Context, i: int, text: str) -> bool:
     if len(text) > MAX_TITLE or len(_words(text)) > MAX_WORDS or not _balanced(text):
         return False
@@ -70,12 +76,16 @@ def _second_line(ctx: Context, i: int) -> int:
     if j is None or j - i > 2:
         return i
     text = ctx.stripped[j]
+    after = ctx.next_nonblank(j)
     if (
         starts_continuation(ctx.raw[j])
         and len(text) <= 40
         and not _SENTENCE_END.search(text)
+        and "," not in text
         and text[:1].isalpha()
+        and text.rsplit(" ", 1)[-1].casefold() not in FUNCTION_WORDS
         and ctx.blank(j + 1)
+        and (after is None or not starts_continuation(ctx.raw[after]))
     ):
         return j
     return i
@@ -109,7 +119,7 @@ def title_heading(ctx: Context, i: int) -> Block | None:
         return None
     if not _plausible(ctx, i, text) or not _isolated_before(ctx, i):
         return None
-    if len(_words(text)) > MAX_TITLE_WORDS:
+    if len(_words(text)) > MAX_TITLE_WORDS or _after_colon(ctx, i):
         return None
     nxt = ctx.next_nonblank(i)
     assert nxt is not None

@@ -48,4 +48,4 @@ def test_check_lists_issues_one_per_line() -> None:
     assert result.exit_code == 0
     for line in result.stdout.splitlines():
         file, lineno, _reason = line.split(":", 2)
-        assert file.endswith(".txt") and lineno.isdigit()
+        assert file.endswith((".txt", ".toml")) and lineno.isdigit()
