@@ -41,6 +41,7 @@ _ENDINGS = sorted(
     key=len,
     reverse=True,
 )
+_GLUED_PREPOSITIONS = frozenset("ВСКОУИА")
 _FUNCTION_POS = frozenset({"PREP", "CONJ", "PRCL", "INTJ", "NPRO"})
 _SOFT_GAP = re.compile(r"[\s«»\"“”„'’‘()\[\]*…]+")
 
@@ -112,6 +113,8 @@ def _split_points(word: str) -> tuple[int, ...]:
             options.append((0, end))  # «ПЕРСОНАЖИ|юнитам»: slang the dictionary lacks
         if options:
             points.add(max(options, key=lambda o: (o[0], -o[1]))[1])
+    if not points and is_caps(word) and word[-1] in _GLUED_PREPOSITIONS and not _known(word) and _known(word[:-1]):
+        points.add(len(word) - 1)  # «ХАРАКТЕРВ технических»: a preposition glued to a keyword
     return tuple(sorted(p for p in points if 0 < p < len(word)))
 
 

@@ -77,6 +77,26 @@ def test_glued_keywords_are_split_with_raw_offsets(finder: ConceptFinder) -> Non
     assert [t.original for t in analyse("ХАРАКТЕРмодель ЛЕТАТЬМодели ПОдвиг")] == ["ХАРАКТЕР", "модель", "ЛЕТАТЬ", "Модели", "ПОдвиг"]
 
 
+@pytest.mark.parametrize(
+    ("line", "concept_id", "text"),
+    [
+        (360, "monster", "МОНСТР"),
+        (451, "fly", "ЛЕТАТЬ"),
+        (434, "titanic", "ТИТАНИК"),
+        (1270, "character", "ХАРАКТЕР"),  # «ХАРАКТЕРВ технических»
+        (1409, "core-stratagem", "Основная стратегия"),  # «1CPОсновная стратегия»
+        (1529, "infantry", "ПЕХОТА"),  # «ПЕХОТАОтряд»
+        (1543, "smoke", "ДЫМ"),  # «ДЫМОтряд»
+        (1735, "beasts", "ЗВЕРИ"),  # «ЗВЕРИиЛЕТАТЬМодели»
+        (1954, "dedicated-transport", "ПРЕДАННЫЙ ТРАНСПОРТ"),
+        (1958, "character", "ПЕРСОНАЖИ"),  # «ПЕРСОНАЖИюнитам»
+    ],
+)
+def test_keywords_in_the_10th_edition_text(finder: ConceptFinder, line: int, concept_id: str, text: str) -> None:
+    raw = read_lines("10e-core")[line - 1]
+    assert text in [" ".join(m.text.split()) for m in finder.find(raw) if m.concept_id == concept_id], raw[:120]
+
+
 def test_keyword_forms_match_only_capitals() -> None:
     matcher = Matcher([Pattern("infantry", "ПЕХОТА")])
     assert [m.text for m in matcher.find("Эта ПЕХОТА и эта пехота")] == ["ПЕХОТА"]
