@@ -332,6 +332,10 @@ def _validate6(edition: Sixth, profile: Profile) -> None:
     if extra:
         raise ProfileError("weapon.abilities", f"{', '.join(extra)} are 10th-edition abilities; in the "
                            f"{edition.name} only twin-linked and ignores-cover apply here.")
+    for stage, policy in (("hit", profile.rerolls.hit), ("wound", profile.rerolls.wound), ("save", profile.rerolls.save)):
+        if policy is Reroll.SINGLE:
+            raise ProfileError(f"rerolls.{stage}", "a single re-roll of one die is a 10th-edition stratagem; use "
+                               "none, ones or failed.")
     if w.skill is None or not 0 <= w.skill <= 10:
         raise ProfileError("weapon.skill", "needs the attacker's BS (shooting) or WS (melee), 0–10.")
     if w.melee and d.weapon_skill is None:

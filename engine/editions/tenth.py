@@ -355,6 +355,8 @@ def _validate(profile: Profile) -> None:
     for name, value in (("defender.save", d.save), ("defender.invulnerable", d.invulnerable), ("defender.fnp", d.fnp)):
         if value is not None and not 2 <= value <= 6:
             raise ProfileError(name, f"{value!r} is not a D6 target; use 2–6 (4 means 4+) or leave it out.")
+    if profile.rerolls.save is Reroll.SINGLE:
+        raise ProfileError("rerolls.save", "a single re-roll of one save is not modelled; use none, ones or failed.")
     for name, value in (("situation.snap_shots", profile.situation.snap_shots),
                         ("situation.two_weapons", profile.situation.two_weapons)):
         if value:

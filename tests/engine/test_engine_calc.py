@@ -75,6 +75,8 @@ def test_json_string_input_and_sixth_edition() -> None:
     ({"edition": "6", "weapon": {"ws": 4, "abilities": ["lethal-hits"]}}, "weapon.abilities"),
     ({"edition": "6", "weapon": {"type": "melee", "ws": 4}}, "defender.weapon_skill"),
     ([], "profile"),
+    ({"edition": "10", "rerolls": {"save": "single"}}, "rerolls.save"),
+    ({"edition": "6", "weapon": {"bs": 4}, "rerolls": {"hit": "single"}}, "rerolls.hit"),
 ])
 def test_bad_input_names_the_field(data: Any, field: str) -> None:
     with pytest.raises(ProfileError) as info:

@@ -151,3 +151,13 @@ def test_matches_is_exact() -> None:
     assert matches(2, Fraction(2)) and matches({"a": [1, "1/2"]}, {"a": [1, Fraction(1, 2)], "b": 3})
     assert not matches(True, 1) and not matches(1, True)
     assert matches(0.5, Fraction(1, 2)) and not matches([1, 2], [1])
+
+
+def test_docs_list_every_printed_example_and_runner() -> None:
+    from engine.calc import CONTRACT_KEYS
+    from engine.runners import RUNNERS
+
+    doc = (EXAMPLES_DIR.parents[1] / "docs" / "engine.md").read_text(encoding="utf-8")
+    assert [e.id for e in EXAMPLES if e.printed and f"`{e.id}`" not in doc] == []
+    assert [name for name in RUNNERS if f"`{name}`" not in doc] == []
+    assert all(f'"{key}"' in doc for key in CONTRACT_KEYS)
