@@ -655,8 +655,9 @@ class ConceptMatcher:
             return all(_is_upper(t.original) for t in terms[index : index + size])
         return True
 
-    def fuzzy(self, word: str) -> set[str]:
-        """Concepts whose one-word slang/alias is within one edit of ``word`` (or its stem)."""
+    def fuzzy(self, word: str, *, edits: bool = True) -> set[str]:
+        """Concepts whose one-word slang/alias is ``word`` spelt another way, its stem, or (with
+        ``edits``) within one edit of it."""
         key = slang_key(word)
         if len(key) < 4:
             return set()
@@ -675,7 +676,7 @@ class ConceptMatcher:
                     found |= self._slang[stem]
             if found:
                 return found
-        if len(key) >= FUZZY_MIN_LENGTH:
+        if edits and len(key) >= FUZZY_MIN_LENGTH:
             for deleted in {key} | _deletes(key):
                 for slang in self._slang_deletes.get(deleted, set()) | ({deleted} & self._slang.keys()):
                     if abs(len(slang) - len(key)) <= 1:
@@ -898,7 +899,9 @@ def parse_query(
         known = vocabulary is None or text in vocabulary or text in english or text in synonyms
         if known:
             continue
-        fuzzy = matcher.fuzzy(term.original)
+        # one edit away is a typo of slang only when the word itself is no dictionary word
+        # («роутер» is a word, not a misspelt «ростер»)
+        fuzzy = matcher.fuzzy(term.original, edits=latin or not _known_russian(term.original))
         if fuzzy:
             for found in sorted(fuzzy):
                 if found not in parsed.concepts:

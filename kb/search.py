@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import query as wq
-from whoosh.scoring import BM25F
+from whoosh.scoring import BM25F, bm25
 
 from corpus.errors import QueryError
 from kb.analysis import tokens
@@ -50,6 +50,10 @@ RERANK_DEPTH = 60
 MAX_LIMIT = 100
 
 # Ranking weights (tuned on tests/data/dev.jsonl only; see docs/search.md).
+#: BM25 parameters: length normalisation (per field where it differs) and term saturation.
+BM25_B = 0.5
+BM25_K1 = 1.0
+FIELD_B = {"title": 0.6, "path": 0.6, "aliases": 0.9}
 #: Score a term in the heading, path and aliases with its IDF over the text (true BM25F).
 IDF_FROM_TEXT = True
 #: A concept named in at most this many leaves has full weight.
@@ -121,7 +125,8 @@ class KnowledgeIndex:
     def __init__(self, build_dir: Path) -> None:
         self.build_dir = require_build(build_dir)
         self.ix = open_whoosh(self.build_dir)
-        self.searcher = self.ix.searcher(weighting=BM25F(B=0.6, K1=1.2, title_B=0.3, path_B=0.3, aliases_B=0.9))
+        self.searcher = self.ix.searcher(weighting=BM25F(B=BM25_B, K1=BM25_K1, **{f"{f}_B": b for f, b in FIELD_B.items()}))
+        self.postings = Postings(self.searcher)
         data = read_features(self.build_dir)
         self.features: dict[str, NodeFeatures] = {
             n["id"]: NodeFeatures.from_json(n) for n in data["nodes"]
@@ -130,6 +135,9 @@ class KnowledgeIndex:
         self.by_docnum: dict[int, NodeFeatures] = {
             docnum: self.features[fields["id"]] for docnum, fields in self.searcher.iter_docs()
         }
+        self.edition_docs: dict[str, frozenset[int]] = {}
+        for docnum, features in self.by_docnum.items():
+            self.edition_docs[features.edition] = self.edition_docs.get(features.edition, frozenset()) | {docnum}
         self.text_terms: dict[str, frozenset[str]] = {
             f.id: frozenset(t for sentence in f.sentence_lemmas for t in sentence) for f in self.features.values()
         }
@@ -217,14 +225,47 @@ def get_index(build_dir: Path | None = None) -> KnowledgeIndex:
     return index
 
 
-def _whoosh_query(parsed: ParsedQuery, index: KnowledgeIndex | None = None) -> wq.Query | None:
-    """The query as Whoosh objects: each term in the fields where it can match, weighted.
+class Postings:
+    """BM25F term scores per document, read from the Whoosh index on first use of each term.
 
-    Question words («как», «можно», «the») are left out of the BM25F pass: they match most
-    leaves, cost time and decide nothing. Expansions (synonyms, translations) search the text
-    and the heading only. Terms the index does not know are skipped.
+    Whoosh's own matchers spend microseconds per posting in Python; over a few hundred leaves it
+    is faster to read each term's postings once (weights and field lengths as Whoosh stored
+    them), keep every document's BM25 score for the term, and add them up per query. The result
+    equals Whoosh's BM25F score for the same clauses (``tests/search`` compares the two).
     """
-    clauses: list[wq.Query] = []
+
+    def __init__(self, searcher: Any) -> None:
+        self.searcher = searcher
+        self.reader = searcher.reader()
+        self._scores: dict[tuple[str, str], tuple[tuple[int, float], ...]] = {}
+
+    def scores(self, field: str, term: str) -> tuple[tuple[int, float], ...]:
+        key = (field, term)
+        cached = self._scores.get(key)
+        if cached is not None:
+            return cached
+        if (field, term) not in self.reader:
+            self._scores[key] = ()
+            return ()
+        idf = float(self.searcher.idf(field, term))
+        avg = self.searcher.avg_field_length(field) or 1.0
+        b = FIELD_B.get(field, BM25_B)
+        result = []
+        for docnum, weight in self.reader.postings(field, term).items_as("weight"):
+            length = self.reader.doc_field_length(docnum, field, 1)
+            result.append((docnum, bm25(idf, weight, length, avg, b, BM25_K1)))
+        cached = self._scores[key] = tuple(result)
+        return cached
+
+
+def clauses(parsed: ParsedQuery, index: KnowledgeIndex | None = None) -> list[tuple[str, str, float]]:
+    """The weighted ``(field, term, boost)`` clauses of a query, OR-ed (their scores add up).
+
+    Question words («как», «можно», «the») are left out: they match most leaves, cost time and
+    decide nothing. Expansions (synonyms, translations, renderings) search the text and the
+    heading only. Terms the index does not know are skipped.
+    """
+    result: list[tuple[str, str, float]] = []
     for term in parsed.terms:
         if term.origin == "light":
             continue
@@ -237,14 +278,40 @@ def _whoosh_query(parsed: ParsedQuery, index: KnowledgeIndex | None = None) -> w
                     # one IDF per term, as BM25F has it: a word common in the rules stays weak
                     # in a heading, where Whoosh alone would find it rare
                     boost *= index.idf_ratio(name, term.text)
-            clauses.append(wq.Term(name, term.text, boost=term.weight * boost))
+            result.append((name, term.text, term.weight * boost))
     for concept in parsed.concepts:
         weight = index.concept_weight(concept) if index is not None else 1.0
-        clauses.append(wq.Term("concepts", concept, boost=0.6 * weight))
-        clauses.append(wq.Term("defines", concept, boost=1.2 * weight))
-    if not clauses:
-        return None
-    return wq.Or(clauses)
+        result.append(("concepts", concept, 0.6 * weight))
+        result.append(("defines", concept, 1.2 * weight))
+    return result
+
+
+def _whoosh_query(parsed: ParsedQuery, index: KnowledgeIndex | None = None) -> wq.Query | None:
+    """The same clauses as Whoosh query objects (never parsed from user text)."""
+    terms = [wq.Term(name, text, boost=boost) for name, text, boost in clauses(parsed, index)]
+    return wq.Or(terms) if terms else None
+
+
+def bm25_scores(index: KnowledgeIndex, parsed: ParsedQuery) -> list[tuple[float, int]]:
+    """``(score, docnum)`` of every matching leaf, BM25F over the query's clauses."""
+    allowed = index.edition_docs.get(parsed.explicit_edition) if parsed.explicit_edition else None
+    totals: dict[int, float] = {}
+    for name, term, boost in clauses(parsed, index):
+        for docnum, score in index.postings.scores(name, term):
+            totals[docnum] = totals.get(docnum, 0.0) + score * boost
+    if allowed is not None:
+        return [(score, docnum) for docnum, score in totals.items() if docnum in allowed]
+    return [(score, docnum) for docnum, score in totals.items()]
+
+
+def whoosh_scores(index: KnowledgeIndex, parsed: ParsedQuery) -> list[tuple[float, int]]:
+    """The same scores computed by Whoosh's own searcher (slower; the reference for tests)."""
+    query = _whoosh_query(parsed, index)
+    if query is None:
+        return []
+    filter_query = wq.Term("edition", parsed.explicit_edition) if parsed.explicit_edition else None
+    results = index.searcher.search(query, limit=None, filter=filter_query, terms=False)
+    return [(float(score), docnum) for score, docnum in results.top_n]
 
 
 def _rerank(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures, base: float) -> float:
@@ -309,17 +376,17 @@ def snippet(features: NodeFeatures, terms: set[str], width: int = 240) -> str:
 
 
 def search_parsed(
-    index: KnowledgeIndex, parsed: ParsedQuery, limit: int = 10, *, rerank: bool = True, snippets: bool = True
+    index: KnowledgeIndex,
+    parsed: ParsedQuery,
+    limit: int = 10,
+    *,
+    rerank: bool = True,
+    snippets: bool = True,
+    use_whoosh: bool = False,
 ) -> list[Hit]:
     """Rank the leaves for an already parsed query (``snippets=False`` leaves them empty)."""
-    query = _whoosh_query(parsed, index)
-    if query is None:
-        return []
-    filter_query = wq.Term("edition", parsed.explicit_edition) if parsed.explicit_edition else None
-    # limit=None scores every match without Whoosh's block-quality bookkeeping: faster on a
-    # few hundred leaves; the best RERANK_DEPTH by BM25F go to the reranker
-    results = index.searcher.search(query, limit=None, filter=filter_query, terms=False)
-    top = sorted(results.top_n, key=lambda pair: (-pair[0], pair[1]))[: max(RERANK_DEPTH, limit)]
+    matched = (whoosh_scores if use_whoosh else bm25_scores)(index, parsed)
+    top = sorted(matched, key=lambda pair: (-pair[0], pair[1]))[: max(RERANK_DEPTH, limit)]
     scored: list[tuple[float, int, NodeFeatures]] = []
     for base, docnum in top:
         features = index.by_docnum[docnum]

@@ -10,7 +10,7 @@ import pytest
 from corpus.errors import IndexMissingError, QueryError
 from corpus.models import NON_RULE_KINDS
 from corpus.reader import find_source, read_lines
-from kb.search import Hit, get_index, search
+from kb.search import Hit, get_index, search, search_parsed
 
 
 def leaf_at(built: Path, source_id: str, line: int) -> str:
@@ -139,3 +139,28 @@ def test_typo_is_corrected_and_offered(built: Path) -> None:
     result = search("перемещенеи транспорта", build_dir=built, limit=5)
     assert result.did_you_mean is not None and "перемещени" in result.did_you_mean
     assert result.hits
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Как проходится проверка боевого шока?",
+        "overwatch in 6th edition",
+        "консолидация в 6-й",
+        "реролл до модификаторов или после?",
+        "сколько дюймов рывок у прыжковой пехоты",
+    ],
+)
+@pytest.mark.parametrize("edition", [None, "10"])
+def test_fast_scores_equal_whoosh_bm25f(built: Path, question: str, edition: str | None) -> None:
+    """The in-memory scorer is an optimisation: Whoosh's own searcher is its oracle."""
+    from kb.search import bm25_scores, whoosh_scores
+
+    index = get_index(built)
+    parsed = index.parse(question, edition)
+    fast = {docnum: score for score, docnum in bm25_scores(index, parsed)}
+    slow = {docnum: score for score, docnum in whoosh_scores(index, parsed)}
+    assert fast and set(fast) == set(slow)
+    for docnum, score in slow.items():
+        assert fast[docnum] == pytest.approx(score, rel=1e-6)
+    assert ids(search_parsed(index, parsed, 10)) == ids(search_parsed(index, parsed, 10, use_whoosh=True))
