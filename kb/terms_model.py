@@ -195,7 +195,7 @@ class Termbase:
         return [s.id for s in load_manifest() if s.id in used]
 
 
-def _field_path(loc: Sequence[Any], entry: dict[str, Any]) -> str:
+def _field_path(loc: Sequence[Any]) -> str:
     parts: list[str] = []
     for item in loc:
         if isinstance(item, int) and parts:
@@ -217,7 +217,7 @@ def _validate_concept(path: Path, number: int, entry: Any, sources: set[str]) ->
         concept = Concept.model_validate(entry)
     except ValidationError as exc:
         first = exc.errors()[0]
-        field = _field_path(first["loc"], entry)
+        field = _field_path(first["loc"])
         detail = first["msg"]
         if first["type"] == "enum":
             detail += f" (got {first.get('input')!r})"
@@ -278,7 +278,7 @@ def load_termbase(path: Path = DEFAULT_TERMS) -> Termbase:
         except ValidationError as exc:
             first = exc.errors()[0]
             raise TermbaseError(
-                f"{path.name}: [[ignore]] #{number}, field {_field_path(first['loc'], {})!r}: {first['msg']}."
+                f"{path.name}: [[ignore]] #{number}, field {_field_path(first['loc'])!r}: {first['msg']}."
             ) from exc
     return Termbase(concepts, ignore, path)
 
