@@ -44,6 +44,8 @@ ANSWER_THRESHOLD = 0.35
 ANSWER_THRESHOLD_CONCEPT = 0.12
 #: A FAQ match at least this good is taken even when retrieval did not find its passages.
 FAQ_HIGH = 0.6
+#: Concepts less specific than this (see ``KnowledgeIndex.concept_weight``) get no «other editions».
+OTHER_EDITIONS_MIN_WEIGHT = 0.5
 #: How deep in the retrieval ranking a FAQ entry's passages must appear to confirm a weaker match.
 FAQ_CONFIRM_DEPTH = 3
 
@@ -171,12 +173,20 @@ def pick_faq(index: KnowledgeIndex, parsed: ParsedQuery, hits: Sequence[Hit]) ->
 
 
 def other_editions(index: KnowledgeIndex, concepts: Iterable[str], edition: str | None) -> list[dict[str, Any]]:
-    """For each concept, the first leaf defining it in every edition other than ``edition``."""
+    """For each specific concept, the first leaf defining it in every edition other than ``edition``.
+
+    Generic concepts («unit», «measuring distances») are skipped: their «definition» in another
+    edition says nothing about the question. Each leaf is listed once.
+    """
     result: list[dict[str, Any]] = []
+    seen: set[str] = set()
     for concept in concepts:
+        if index.concept_weight(concept) < OTHER_EDITIONS_MIN_WEIGHT:
+            continue
         for other, node_ids in sorted(index.concept_nodes.get(concept, {}).items()):
-            if other == edition or not node_ids:
+            if other == edition or not node_ids or node_ids[0] in seen:
                 continue
+            seen.add(node_ids[0])
             features = index.features[node_ids[0]]
             result.append(
                 {

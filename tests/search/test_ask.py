@@ -116,3 +116,15 @@ def test_highlight_numbers() -> None:
 def test_readable_answer_cites_lines(built: Path) -> None:
     text = format_answer(ask("проверка боевого шока", build_dir=built))
     assert re.search(r"строк[аи] \d+", text)
+
+
+def test_other_editions_name_the_same_concept_once_each(built: Path) -> None:
+    result = ask("Консолидация в 6-й: на сколько дюймов?", build_dir=built)
+    assert result["edition"] == "6" and result["hits"][0]["edition"] == "6"
+    others = result["other_editions"]
+    assert others and {o["edition"] for o in others} >= {"10"}
+    assert all(o["edition"] != "6" for o in others)
+    assert len({o["node_id"] for o in others}) == len(others)
+    index = get_index(built)
+    for other in others:
+        assert other["concept"] in index.features[other["node_id"]].defines
