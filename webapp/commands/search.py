@@ -13,7 +13,7 @@ import click
 from click.decorators import FC
 
 from corpus.errors import QueryError
-from kb.query import EDITION_CODES
+from corpus.models import EDITIONS
 
 BUILD_DIR = click.option(
     "--build-dir",
@@ -23,7 +23,7 @@ BUILD_DIR = click.option(
 )
 EDITION = click.option(
     "--edition",
-    type=click.Choice(EDITION_CODES),
+    type=click.Choice(list(EDITIONS)),
     default=None,
     help="Only this edition (otherwise an edition named in the question is preferred).",
 )
