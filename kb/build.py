@@ -77,6 +77,30 @@ def _stage_nodes(ctx: BuildContext) -> None:
     ctx.issues.extend(ctx.corpus.issues)
 
 
+def _stage_examples(ctx: BuildContext) -> None:
+    """Run every worked example through the engine and check its quotes: ``examples.json``."""
+    from kb.examples import run_examples
+
+    results = run_examples(nodes=ctx.nodes)
+    dump_json(ctx.out / "examples.json", results)
+    ctx.counts["examples"] = len(results)
+    failed = [r for r in results if not r["ok"]]
+    ctx.counts["examples_failed"] = len(failed)
+    for result in failed:
+        citation = result["citations"][0] if result["citations"] else {"lines": [0, 0]}
+        ctx.issues.append(
+            ParseIssue(
+                source_id=citation.get("source", ""),
+                file="kb/examples",
+                line=citation["lines"][0],
+                reason=f"example {result['id']!r} does not reproduce: {'; '.join(result['problems'])}",
+                severity="error",
+            )
+        )
+    if failed:
+        ctx.log(f"{len(failed)} worked example(s) failed; see `rulekb examples`")
+
+
 def _optional_stage(module: str, function: str) -> Stage:
     """A stage provided by another module of ``kb``; imported lazily so ``kb.build`` stays light."""
 
@@ -92,6 +116,7 @@ def _optional_stage(module: str, function: str) -> Stage:
 #: The build stages in order: (name, function).
 STAGES: list[tuple[str, Stage]] = [
     ("nodes", _stage_nodes),
+    ("examples", _stage_examples),
     ("terms", _optional_stage("kb.graph_build", "stage_terms")),
     ("graph", _optional_stage("kb.graph_build", "stage_graph")),
     ("index", _optional_stage("kb.index", "stage_index")),
