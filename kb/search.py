@@ -58,13 +58,17 @@ FIELD_B = {"title": 0.6, "path": 0.6, "aliases": 0.9}
 IDF_FROM_TEXT = True
 #: A concept named in at most this many leaves has full weight.
 CONCEPT_FULL_WEIGHT_AT = 6
-W_DEFINES = 0.55
+W_DEFINES = 0.4
 W_MENTIONS = 0.12
 W_HEADING = 0.9
 W_EDITION = 1.0
 W_EDITION_NEAR = 0.3
 W_NUMBERS = 0.25
 W_FIRST = 0.08
+#: Share of the question's words the leaf (or its headings, or concepts) carries, and the best
+#: share held by one sentence: words that meet in one sentence answer together.
+W_COVER = 1.0
+W_SENTENCE = 0.5
 #: With no edition named, another edition's best leaf scoring at least this share of the first
 #: hit's score is moved up to second place (0 switches this off).
 DIVERSIFY = 0.7
@@ -138,6 +142,9 @@ class KnowledgeIndex:
         self.edition_docs: dict[str, frozenset[int]] = {}
         for docnum, features in self.by_docnum.items():
             self.edition_docs[features.edition] = self.edition_docs.get(features.edition, frozenset()) | {docnum}
+        self.sentence_sets: dict[str, tuple[frozenset[str], ...]] = {
+            f.id: tuple(frozenset(sentence) for sentence in f.sentence_lemmas) for f in self.features.values()
+        }
         self.text_terms: dict[str, frozenset[str]] = {
             f.id: frozenset(t for sentence in f.sentence_lemmas for t in sentence) for f in self.features.values()
         }
@@ -314,21 +321,65 @@ def whoosh_scores(index: KnowledgeIndex, parsed: ParsedQuery) -> list[tuple[floa
     return [(float(score), docnum) for score, docnum in results.top_n]
 
 
-def _rerank(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures, base: float) -> float:
-    words = {t.text: t.weight * index.idf(t.text) for t in parsed.terms if t.origin in ("word", "correction", "english")}
-    total = sum(words.values()) or 1.0
-    heading = set(features.heading_lemmas)
-    heading_share = sum(w for t, w in words.items() if t in heading) / total
-    bonus = W_HEADING * heading_share
-    concepts = parsed.concepts
-    if concepts:
-        weights = [index.concept_weight(c) for c in concepts]
-        total_weight = sum(weights) or 1.0
-        defined = sum(w for c, w in zip(concepts, weights, strict=True) if c in features.defines)
-        mentioned = sum(
-            w for c, w in zip(concepts, weights, strict=True) if c in features.concepts and c not in features.defines
+@dataclass
+class _QueryFeatures:
+    """What the reranker needs of a query, computed once per query."""
+
+    words: dict[str, float]
+    """Lemma → weight × IDF of the question's own words (and translations)."""
+    total: float
+    units: list[tuple[frozenset[str], float, str | None]]
+    """One per content word: the terms that stand for it, its IDF weight, its concept."""
+    units_total: float
+    concept_weights: list[tuple[str, float]]
+
+    @classmethod
+    def of(cls, index: KnowledgeIndex, parsed: ParsedQuery) -> _QueryFeatures:
+        words = {
+            t.text: t.weight * index.idf(t.text) for t in parsed.terms if t.origin in ("word", "correction", "english")
+        }
+        units: list[tuple[frozenset[str], float, str | None]] = []
+        seen: set[str] = set()
+        for word in parsed.words:
+            if word.light or word.lemma in seen:
+                continue
+            seen.add(word.lemma)
+            known = [a for a in word.alternatives if a in index.vocabulary]
+            if known or word.concept is not None:
+                weight = max((index.idf(a) for a in known), default=index.max_idf)
+                units.append((frozenset(word.alternatives), weight, word.concept))
+        return cls(
+            words=words,
+            total=sum(words.values()) or 1.0,
+            units=units,
+            units_total=sum(w for _, w, _ in units) or 1.0,
+            concept_weights=[(c, index.concept_weight(c)) for c in parsed.concepts],
         )
+
+
+def _rerank(
+    index: KnowledgeIndex, parsed: ParsedQuery, query: _QueryFeatures, features: NodeFeatures, base: float
+) -> float:
+    heading = set(features.heading_lemmas)
+    heading_share = sum(w for t, w in query.words.items() if t in heading) / query.total
+    bonus = W_HEADING * heading_share
+    if query.concept_weights:
+        total_weight = sum(w for _, w in query.concept_weights) or 1.0
+        defined = sum(w for c, w in query.concept_weights if c in features.defines)
+        mentioned = sum(w for c, w in query.concept_weights if c in features.concepts and c not in features.defines)
         bonus += (W_DEFINES * defined + W_MENTIONS * mentioned) / total_weight
+    if (W_COVER or W_SENTENCE) and query.units:
+        here = index.text_terms[features.id] | heading
+        concepts = set(features.concepts) | set(features.defines)
+        covered = sum(
+            w for alternatives, w, concept in query.units if (concept in concepts) or not alternatives.isdisjoint(here)
+        )
+        bonus += W_COVER * covered / query.units_total
+        best = 0.0
+        for sentence in index.sentence_sets[features.id]:
+            share = sum(w for alternatives, w, _ in query.units if not alternatives.isdisjoint(sentence))
+            best = max(best, share)
+        bonus += W_SENTENCE * best / query.units_total
     factor = KIND_FACTOR.get(features.kind, 0.9)
     editions = parsed.editions
     if editions:
@@ -388,9 +439,10 @@ def search_parsed(
     matched = (whoosh_scores if use_whoosh else bm25_scores)(index, parsed)
     top = sorted(matched, key=lambda pair: (-pair[0], pair[1]))[: max(RERANK_DEPTH, limit)]
     scored: list[tuple[float, int, NodeFeatures]] = []
+    query = _QueryFeatures.of(index, parsed) if rerank else None
     for base, docnum in top:
         features = index.by_docnum[docnum]
-        score = _rerank(index, parsed, features, float(base)) if rerank else float(base)
+        score = _rerank(index, parsed, query, features, float(base)) if query is not None else float(base)
         scored.append((score, index.order[features.id], features))
     scored.sort(key=lambda item: (-item[0], item[1]))
     if not parsed.editions and DIVERSIFY:
