@@ -18,7 +18,7 @@ import re
 import threading
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -146,7 +146,8 @@ class Build:
     terms_raw: list[dict[str, Any]] | None = None
     examples_raw: list[dict[str, Any]] | None = None
     concepts_raw: list[dict[str, Any]] | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: ``manifest.json``'s modification time when loaded: with ``path``, a key for per-build caches
+    stamp: int = 0
 
     # ---- loading -------------------------------------------------------------------------
     @classmethod
@@ -521,5 +522,6 @@ def get_build(path: Path) -> Build:
         if cached is not None and cached[0] == stamp:
             return cached[1]
         build = Build.load(path)
+        build.stamp = stamp
         _CACHE[path] = (stamp, build)
         return build

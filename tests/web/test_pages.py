@@ -150,3 +150,26 @@ def test_about_page_credits_the_translators(client: FlaskClient, built: Any) -> 
     text = _text(client.get("/about").get_data(as_text=True))
     for source in read_manifest(built)["sources"]:
         assert source["credits"] in text
+
+
+def test_answers_and_pages_are_cached_per_build(client: FlaskClient, app: Any, monkeypatch: Any) -> None:
+    from webapp.data import get_build
+    from webapp.views import search
+
+    calls: list[str] = []
+    real = search._kb_ask()
+
+    def counting(question: str, **kwargs: Any) -> Any:
+        calls.append(question)
+        return real(question, **kwargs)
+
+    monkeypatch.setattr(search, "_kb_ask", lambda: counting)
+    question = "сколько дюймов отступает отряд при отходе из ближнего боя"
+    first = client.get("/search", query_string={"q": question}).get_data(as_text=True)
+    assert client.get("/search", query_string={"q": question}).get_data(as_text=True) == first
+    assert client.get("/api/ask", query_string={"q": question, "limit": 10}).status_code == 200
+    assert calls == [question]  # the page, the same page again and the API share one answer
+    build = get_build(app.config["BUILD_DIR"])
+    monkeypatch.setattr(build, "stamp", build.stamp + 1)  # what a rebuild looks like to the cache
+    client.get("/search", query_string={"q": question})
+    assert calls == [question, question]

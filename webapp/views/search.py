@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import re
 import threading
+from collections import OrderedDict
 from typing import Any
 
 from flask import Blueprint, current_app, render_template, request
@@ -124,12 +125,38 @@ def _fallback_ask(build: Build, question: str, edition: str | None, limit: int) 
     }
 
 
+#: answers kept per worker: players ask the same few questions again and again
+ASK_CACHE_SIZE = 512
+_ASK_CACHE: OrderedDict[tuple[str, str, str | None, int], dict[str, Any]] = OrderedDict()
+#: rendered search pages kept per worker (the page is a pure function of the build and the query)
+PAGE_CACHE_SIZE = 256
+_PAGE_CACHE: OrderedDict[tuple[str, str, str | None, int], str] = OrderedDict()
+_ASK_LOCK = threading.Lock()
+
+
 def run_ask(build: Build, question: str, edition: str | None, limit: int) -> dict[str, Any]:
     """The ask object for ``question`` (contract of ``rulekb ask --json``), plus page extras.
 
     ``kb.ask`` answers when the build has its search index; a build without one (an older or a
     partial build) is searched by :meth:`Build.simple_search`, and ``engine`` says which answered.
+    Answers are cached per worker and per build (a rebuild is a new :class:`Build`, a new key);
+    callers get a shallow copy they may change.
     """
+    key = (f"{build.path}@{build.stamp}", question, edition, limit)
+    with _ASK_LOCK:
+        cached = _ASK_CACHE.get(key)
+        if cached is not None:
+            _ASK_CACHE.move_to_end(key)
+            return dict(cached)
+    result = _answer(build, question, edition, limit)
+    with _ASK_LOCK:
+        _ASK_CACHE[key] = result
+        while len(_ASK_CACHE) > ASK_CACHE_SIZE:
+            _ASK_CACHE.popitem(last=False)
+    return dict(result)
+
+
+def _answer(build: Build, question: str, edition: str | None, limit: int) -> dict[str, Any]:
     ask = _kb_ask()
     result: dict[str, Any] | None = None
     if ask is not None:
@@ -249,6 +276,23 @@ def search() -> str | tuple[str, int]:
         return render_template(
             "search.html", q=raw_q[:500], edition=edition, result=None, hits=[], notice=exc.message, other=[]
         ), 400
+    if notice is None and question:
+        key = (f"{build.path}@{build.stamp}", question, edition, int(current_app.config["SEARCH_LIMIT"]))
+        with _ASK_LOCK:
+            page = _PAGE_CACHE.get(key)
+            if page is not None:
+                _PAGE_CACHE.move_to_end(key)
+                return page
+    page = _render_search(build, question, edition, notice)
+    if notice is None and question:
+        with _ASK_LOCK:
+            _PAGE_CACHE[key] = page
+            while len(_PAGE_CACHE) > PAGE_CACHE_SIZE:
+                _PAGE_CACHE.popitem(last=False)
+    return page
+
+
+def _render_search(build: Build, question: str, edition: str | None, notice: str | None) -> str:
     result = None
     other: list[dict[str, Any]] = []
     hits: list[dict[str, Any]] = []
