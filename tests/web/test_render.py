@@ -154,3 +154,10 @@ def test_chart_titles_with_tiny_probabilities_stay_well_formed() -> None:
     svg = str(bar_chart_svg([[0, "1/100000"], [1, "99999/100000"]], "tiny"))
     titles = [t.text for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}title")]
     assert "0: 1/100000 ≈ <\u00a00,1\u00a0%" in titles
+
+
+def test_kb_snippets_are_parsed_not_trusted() -> None:
+    from webapp.views.search import marked_snippet
+
+    html = str(marked_snippet('…в 12&quot; от <b>нападающего</b> <i>x</i> <b>&lt;script&gt;</b>…'))
+    assert html == "…в 12&#34; от <mark>нападающего</mark> &lt;i&gt;x&lt;/i&gt; <mark>&lt;script&gt;</mark>…"

@@ -8,6 +8,7 @@ works on any build.
 
 from __future__ import annotations
 
+import html
 import importlib
 import re
 import threading
@@ -236,8 +237,27 @@ def _other_editions(build: Build, result: dict[str, Any]) -> list[dict[str, Any]
     return out
 
 
-def display_hits(build: Build, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Hits with what the page shows besides the contract: breadcrumb, book, citation text."""
+_MARKED = re.compile(r"<b>(.*?)</b>", re.S)
+
+
+def marked_snippet(snippet: str) -> Markup:
+    """A ``kb.search`` snippet (escaped text with the matched words in ``<b>``) as safe markup.
+
+    The snippet is parsed, not trusted: the text between the marks is unescaped and escaped again,
+    and only the marks become ``<mark>`` elements; any other tag stays visible text.
+    """
+    out: list[str] = []
+    pos = 0
+    for match in _MARKED.finditer(snippet):
+        out.append(str(escape(html.unescape(snippet[pos : match.start()]))))
+        out.append(f"<mark>{escape(html.unescape(match.group(1)))}</mark>")
+        pos = match.end()
+    out.append(str(escape(html.unescape(snippet[pos:]))))
+    return Markup("".join(out))  # safe: pieces are escaped above
+
+
+def display_hits(build: Build, hits: list[dict[str, Any]], question: str = "") -> list[dict[str, Any]]:
+    """Hits with what the page shows besides the contract: breadcrumb, book, citation, snippet markup."""
     out = []
     for hit in hits:
         node = build.nodes.get(str(hit.get("node_id")))
@@ -253,7 +273,9 @@ def display_hits(build: Build, hits: list[dict[str, Any]]) -> list[dict[str, Any
                 "breadcrumb": build.breadcrumb(node),
                 "book": source.get("title", node.source_id),
                 "where": ", ".join(w for w in where if w),
-                "snippet": str(hit.get("snippet") or node.text_clean[:300]),
+                "snippet_markup": marked_snippet(str(hit["snippet"]))
+                if "<b>" in str(hit.get("snippet") or "")
+                else highlight(str(hit.get("snippet") or node.text_clean[:300]), question),
             }
         )
     return out
@@ -299,7 +321,7 @@ def _render_search(build: Build, question: str, edition: str | None, notice: str
     if question:
         result = run_ask(build, question, edition, int(current_app.config["SEARCH_LIMIT"]))
         other = _other_editions(build, result)
-        hits = display_hits(build, result["hits"])
+        hits = display_hits(build, result["hits"], question)
     return render_template(
         "search.html",
         q=question,
