@@ -1,0 +1,49 @@
+"""Worked examples on rule pages: inputs, steps, the expected outcome and the exact distribution as SVG.
+
+The build's ``examples.json`` (the ``rulekb examples --json`` list) is read when present; here a copy
+of the session's build gets one example about a real rule, so the page is tested whatever the
+examples data holds today.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+from webapp import create_app
+
+
+def test_rule_page_renders_a_worked_example_with_its_chart(built: Path, tmp_path: Path, leaf_at: Any) -> None:
+    from engine.calc import calculate
+
+    node = leaf_at("10e-core", 606)
+    result = calculate({"edition": "10", "attacker": {"models": 1}, "weapon": {"attacks": 3, "skill": 3}})
+    example = {
+        "id": "hit-roll-three-shots",
+        "rule_ids": [node.id],
+        "concepts": ["hit-roll"],
+        "citations": [{"source_sha256": "x", "lines": list(node.lines), "quotes": ["бросок на попадание"]}],
+        "inputs": {"weapon": {"attacks": 3, "skill": "3+"}},
+        "expected": {"hits": "2"},
+        "result": result,
+        "ok": True,
+    }
+    copy = tmp_path / "build"
+    shutil.copytree(built, copy)
+    (copy / "examples.json").write_text(json.dumps([example], ensure_ascii=False), encoding="utf-8")
+    client = create_app({"TESTING": True, "BUILD_DIR": copy}).test_client()
+    html = client.get(f"/rules/{node.id}").get_data(as_text=True)
+    section = html.split('aria-label="Разобранные примеры"')[1]
+    assert "hit-roll-three-shots" in section and "✓ сходится" in section
+    assert "<dt>weapon.attacks</dt><dd>3</dd>" in section
+    assert section.count("<li>") >= len(result["steps"])
+    svg = re.search(r"<svg.*?</svg>", section, flags=re.S)
+    assert svg is not None
+    bars = ET.fromstring(svg.group(0)).findall(".//{http://www.w3.org/2000/svg}rect")
+    assert len(bars) == len(result["distributions"]["hits"])
+    other = client.get(f"/rules/{leaf_at('kt', 3).id}").get_data(as_text=True)
+    assert "Разобранные примеры" not in other
