@@ -82,6 +82,12 @@ class SourceParserSettings(BaseModel):
     """Level of a numbered step («1. Команда»)."""
     credits: str = ""
     """Regex of the line where translator credits begin (they run to the end)."""
+    box_start: str = ""
+    """Regex of the line that opens a boxed rule (a stratagem's «КОГДА:»): it starts a leaf."""
+    box_field: str = ""
+    """Regex of a later field of a box («ЭФФЕКТ:»); a long box is split there, keeping its name."""
+    box_title: str = ""
+    """Regex finding a box's printed name in the line before it; group 1 is the name."""
     preface: str = ""
     """Regex of a translator's preface paragraph."""
 

@@ -7,6 +7,7 @@ exactly one node (a heading owns its title line, a leaf its body), in order.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -91,6 +92,8 @@ class _Leaf:
     start: int
     end: int
     page: int | None
+    limit: int = TARGET_LEAF_LINES
+    title: str = ""
 
 
 @dataclass
@@ -169,8 +172,8 @@ class TreeBuilder:
         if leaf is None:
             return
         clean = self._clean(leaf.start, leaf.end)
-        title = _FIXED_TITLES.get(leaf.kind) or _label(clean)
-        slug_from = title if leaf.kind in _FIXED_TITLES else clean
+        title = leaf.title or _FIXED_TITLES.get(leaf.kind) or _label(clean)
+        slug_from = title if leaf.kind in _FIXED_TITLES or leaf.title else clean
         if leaf.kind in (NodeKind.SUMMARY, NodeKind.EXAMPLE):
             slug_from = f"{leaf.kind.value} {clean.lstrip('•● ')}"
         self._add(leaf.kind, leaf.start, leaf.end, title, slug_from, leaf.page)
@@ -185,6 +188,14 @@ class TreeBuilder:
     def extend(self, block: Block) -> None:
         assert self.leaf is not None
         self.leaf.end = block.end
+
+    def _box_title(self, start: int) -> str:
+        pattern = self.source.parser.box_title
+        prev = self.ctx.prev_nonblank(start)
+        if not pattern or prev is None:
+            return ""
+        found = re.findall(pattern, self.ctx.stripped[prev])
+        return " ".join(str(found[-1]).split()) if found else ""
 
     # -- headings ------------------------------------------------------------------------
     def level_of(self, block: Block, title: str) -> int:
@@ -237,10 +248,25 @@ class TreeBuilder:
                 self.extend(block)
             else:
                 self.open_leaf(NodeKind.SUMMARY, block)
+        elif kind is BlockKind.BOX:
+            self.open_leaf(NodeKind.RULE, block)
+            assert self.leaf is not None
+            self.leaf.limit = MAX_LEAF_LINES
+            self.leaf.title = self._box_title(block.start)
+        elif kind is BlockKind.BOX_FIELD and leaf is not None and leaf.title and leaf.limit == MAX_LEAF_LINES:
+            if block.end - leaf.start + 1 > TARGET_LEAF_LINES:
+                name = leaf.title.split(" — ")[0]
+                label = self.ctx.stripped[block.start].lstrip(". ").split(":")[0].strip()
+                self.open_leaf(NodeKind.RULE, block)
+                self.leaf = replace(self.leaf, limit=MAX_LEAF_LINES, title=f"{name} — {label}") if self.leaf else None
+            else:
+                self.extend(block)
         elif kind is BlockKind.CONTINUATION:
             if leaf is None:
                 self.ctx.warn(block.start, "text continues a sentence but follows a heading")
                 self.open_leaf(NodeKind.RULE, block)
+            elif block.end - leaf.start + 1 > MAX_LEAF_LINES:
+                self.open_leaf(NodeKind.RULE, block)  # a long run of fragments: cut at the limit
             else:
                 self.extend(block)
         elif kind in (BlockKind.BULLETS, BlockKind.LIST):
@@ -254,7 +280,7 @@ class TreeBuilder:
             elif (
                 leaf is not None
                 and leaf.kind in (NodeKind.RULE, NodeKind.LIST)
-                and block.end - leaf.start + 1 <= TARGET_LEAF_LINES
+                and block.end - leaf.start + 1 <= leaf.limit
             ):
                 self.extend(block)
                 leaf.kind = NodeKind.RULE

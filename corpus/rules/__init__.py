@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from corpus.rules.base import Block, BlockKind, Context
+from corpus.rules.box import box_field, box_start
 from corpus.rules.credits import credits, preface
 from corpus.rules.example import example
 from corpus.rules.heading import caps_heading, step_heading, title_heading
@@ -32,6 +33,8 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("preface", preface),
     ("toc", toc),
     ("table", table),
+    ("box_start", box_start),
+    ("box_field", box_field),
     ("bullet", bullet),
     ("example", example),
     ("step_heading", step_heading),

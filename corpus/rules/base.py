@@ -21,6 +21,8 @@ class BlockKind(StrEnum):
     BULLETS = "bullets"
     LIST = "list"
     EXAMPLE = "example"
+    BOX = "box"
+    BOX_FIELD = "box_field"
     STEP = "step"
     CAPS = "caps"
     TITLE = "title"

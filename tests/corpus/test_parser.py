@@ -159,3 +159,13 @@ def test_sentences_split_by_links_are_joined(corpus: ParsedCorpus) -> None:
     example = next(n for n in corpus.nodes if n.source_id == "10e-core" and n.text.startswith("Пример: В"))
     assert "Пример: В фазе перемещения" in example.text_clean
     assert example.lines[1] > example.lines[0]
+
+
+def test_stratagems_are_leaves_named_by_their_printed_name(corpus: ParsedCorpus) -> None:
+    boxes = {n.title: n for n in corpus.nodes if n.source_id == "10e-core" and n.kind is NodeKind.RULE}
+    for name in ("ПЕРЕБРОС КОМАНДЫ", "КОНТРНАСТУПЛЕНИЕ", "ТАНКОВЫЙ ШОК", "КОНТРОЛЬ ЗА ПОЖАРОМ", "ГЕРОИЧЕСКОЕ ВМЕШАТЕЛЬСТВО"):
+        assert name in boxes, name
+        assert boxes[name].text.lstrip().startswith("КОГДА")
+    # a long box is cut at a field and keeps its name: the overwatch effect is findable by name
+    effect = boxes["КОНТРОЛЬ ЗА ПОЖАРОМ — ЭФФЕКТ"]
+    assert "6" in effect.text_clean and effect.lines[0] > boxes["КОНТРОЛЬ ЗА ПОЖАРОМ"].lines[1]
