@@ -47,3 +47,19 @@ def test_rule_page_renders_a_worked_example_with_its_chart(built: Path, tmp_path
     assert len(bars) == len(result["distributions"]["hits"])
     other = client.get(f"/rules/{leaf_at('kt', 3).id}").get_data(as_text=True)
     assert "Разобранные примеры" not in other
+
+
+def test_rule_pages_show_the_projects_worked_examples(client: Any, built: Path) -> None:
+    from kb.build import load_nodes
+    from kb.examples import run_examples
+
+    examples = run_examples(nodes=load_nodes(built))
+    with_dist = next(e for e in examples if e["rule_ids"] and len((e["result"] or {}).get("p_hits") or {}) > 1)
+    html = client.get(f"/rules/{with_dist['rule_ids'][0]}").get_data(as_text=True)
+    section = html.split('aria-label="Разобранные примеры"')[1]
+    card = section.split(f'id="ex-{with_dist["id"]}"')[1].split("</article>")[0]
+    assert with_dist["title"] in card
+    bars = ET.fromstring(re.search(r"<svg.*?</svg>", card, flags=re.S).group(0))  # type: ignore[union-attr]
+    assert len(bars.findall(".//{http://www.w3.org/2000/svg}rect")) == len(with_dist["result"]["p_hits"])
+    for key, value in with_dist["expected"].items():
+        assert f"<dt>{key}</dt><dd>{value}</dd>" in card
