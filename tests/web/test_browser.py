@@ -16,7 +16,7 @@ import os
 import shutil
 import threading
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -43,13 +43,29 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 PHONE = {"width": 360, "height": 640}
 
 
+def require_chromium(path: Path, environ: Mapping[str, str]) -> Path:
+    """``path`` if Chromium is there; else skip — or fail when ``CI`` is set (CI must run these)."""
+    if not path.exists():
+        if environ.get("CI"):
+            pytest.fail(f"CI is set but {path} is missing: install the Debian package `chromium`.")
+        pytest.skip(f"{path} is not installed (apt-get install chromium); set CI=1 to make this a failure.")
+    return path
+
+
 @pytest.fixture(scope="session")
 def chromium_path() -> Path:
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"CI is set but {CHROMIUM} is missing: install the Debian package `chromium`.")
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium); set CI=1 to make this a failure.")
-    return CHROMIUM
+    return require_chromium(CHROMIUM, os.environ)
+
+
+def test_missing_chromium_skips_locally_and_fails_in_ci(tmp_path: Path) -> None:
+    absent = tmp_path / "chromium"
+    with pytest.raises(pytest.skip.Exception):
+        require_chromium(absent, {})
+    with pytest.raises(pytest.fail.Exception):
+        require_chromium(absent, {"CI": "true"})
+    present = tmp_path / "present"
+    present.touch()
+    assert require_chromium(present, {"CI": "true"}) == present
 
 
 @pytest.fixture(scope="session")

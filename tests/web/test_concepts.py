@@ -76,3 +76,22 @@ def test_rule_page_links_the_same_concept_in_other_editions(client: FlaskClient,
     for other in others:
         assert f'href="/rules/{other}"' in section
     assert 'class="term-link"' in html  # terms in the text are linked to their concepts
+
+
+def test_printed_references_link_to_the_rule_they_resolve_to(client: FlaskClient, built: Path) -> None:
+    from kb.graph import load_graph
+
+    graph = load_graph(built)
+    found = 0
+    for ref in graph.references:
+        if not ref["targets"]:
+            continue
+        html = client.get(f"/rules/{ref['node_id']}").get_data(as_text=True)
+        links = re.findall(r'<a class="xref" href="/rules/([^"]+)">', html)
+        assert set(links) <= {t for r in graph.references if r["node_id"] == ref["node_id"] for t in r["targets"]}
+        section = html.split('aria-label="Ссылки"')[1].split("</section>")[0]
+        assert f'href="/rules/{ref["targets"][0]}"' in section
+        found += bool(links)
+        target = client.get(f"/rules/{ref['targets'][0]}").get_data(as_text=True)
+        assert f'href="/rules/{ref["node_id"]}"' in target.split('aria-label="Ссылки"')[1]  # referred by
+    assert found >= 5, "most resolved references are linked in the text itself"

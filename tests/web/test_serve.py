@@ -1,0 +1,64 @@
+"""``rulekb serve`` and the read-only build access behind it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from webapp.cli import main
+from webapp.data import get_build
+
+
+def test_serve_builds_first_when_the_build_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import flask
+
+    import kb.build
+
+    built: list[Path] = []
+    served: list[dict[str, Any]] = []
+
+    def fake_build(out: Path, log: Any = None, **kwargs: Any) -> None:
+        built.append(out)
+        out.mkdir(parents=True)
+        (out / "manifest.json").write_text("{}", encoding="utf-8")
+
+    monkeypatch.setattr(kb.build, "build", fake_build)
+    monkeypatch.setattr(flask.Flask, "run", lambda self, **kwargs: served.append({**kwargs, "app": self}))
+    target = tmp_path / "kb"
+    result = CliRunner().invoke(main, ["serve", "--port", "5099", "--build-dir", str(target)])
+    assert result.exit_code == 0, result.output
+    assert built == [target]
+    assert served[0]["host"] == "127.0.0.1" and served[0]["port"] == 5099
+    assert served[0]["app"].config["BUILD_DIR"] == target
+    served.clear()
+    again = CliRunner().invoke(main, ["serve", "--build-dir", str(target)])
+    assert again.exit_code == 0 and built == [target]  # an existing build is served as it is
+    assert served[0]["port"] == 5000
+
+
+def test_serve_rejects_a_bad_port() -> None:
+    result = CliRunner().invoke(main, ["serve", "--port", "70000"])
+    assert result.exit_code == 2 and "70000" in result.output
+
+
+def test_a_rebuild_is_picked_up_and_the_build_is_never_written(built: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "build"
+    shutil.copytree(built, copy)
+    before = {p: p.stat().st_mtime_ns for p in copy.rglob("*") if p.is_file()}
+    first = get_build(copy)
+    assert get_build(copy) is first  # loaded once per process
+    from webapp import create_app
+
+    client = create_app({"TESTING": True, "BUILD_DIR": copy}).test_client()
+    for url in ("/", "/search?q=рывок", "/sources", "/concepts/overwatch", "/terms", "/api/ask?q=рывок"):
+        assert client.get(url).status_code == 200
+    assert {p: p.stat().st_mtime_ns for p in copy.rglob("*") if p.is_file()} == before  # read-only
+    manifest = copy / "manifest.json"
+    stamp = manifest.stat().st_mtime_ns + 1_000_000_000
+    os.utime(manifest, ns=(stamp, stamp))  # what `rulekb build` swapping a new directory in looks like
+    assert get_build(copy) is not first
