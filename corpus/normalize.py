@@ -23,6 +23,9 @@ _LOWER_THEN_CAPS = re.compile(rf"([{_LO}])([{_UP}]{{2,}})")
 # starts the word: «СРЕДСТВО Обладает») or «МОНСТРили», «САМОЛЕТключевое» (it does not).
 _CAPS_GLUED = re.compile(rf"([{_UP}]{{2,}})([{_LO}]+)")
 # «]способность» → «] способность», «1.Вы» → «1. Вы».
+# «действий.1ВЫБЕРИТЕ … УСТРОЙСТВО2ВЫБЕРИТЕ»: step numbers glued to words in capitals.
+_DIGIT_THEN_CAPS = re.compile(rf"(?<![\d{_UP}A-Z])(\d{{1,2}})([{_UP}]{{2,}})")
+_CAPS_THEN_DIGIT = re.compile(rf"([{_UP}]{{3,}})(\d{{1,2}})(?=[{_UP}]{{2,}}|\s|$)")
 _BRACKET_THEN_WORD = re.compile(r"([\]»])([^\W\d_])")
 _PERIOD_THEN_WORD = re.compile(rf"([{_LO}\d\]»)])([.!?])([{_UP}«])")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?)»])")
@@ -62,6 +65,8 @@ def split_glued_keywords(text: str) -> str:
     """Split keywords in capitals from the words the machine translation glued them to."""
     text = _LOWER_THEN_CAPS.sub(r"\1 \2", text)
     text = _CAPS_GLUED.sub(_split_caps_run, text)
+    text = _CAPS_THEN_DIGIT.sub(r"\1 \2", text)
+    text = _DIGIT_THEN_CAPS.sub(r"\1 \2", text)
     text = _BRACKET_THEN_WORD.sub(r"\1 \2", text)
     return _PERIOD_THEN_WORD.sub(r"\1\2 \3", text)
 
