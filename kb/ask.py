@@ -48,6 +48,8 @@ FAQ_HIGH = 0.6
 OTHER_EDITIONS_MIN_WEIGHT = 0.5
 #: How deep in the retrieval ranking a FAQ entry's passages must appear to confirm a weaker match.
 FAQ_CONFIRM_DEPTH = 3
+#: A weaker FAQ match multiplies its cited leaves' scores by ``1 + FAQ_BOOST × match score``.
+FAQ_BOOST = 1.0
 
 
 @lru_cache(maxsize=1)
@@ -172,6 +174,38 @@ def pick_faq(index: KnowledgeIndex, parsed: ParsedQuery, hits: Sequence[Hit]) ->
     return None
 
 
+def faq_hits(index: KnowledgeIndex, parsed: ParsedQuery, hits: list[Hit], nodes: Sequence[str], score: float) -> list[Hit]:
+    """The hits with a matched FAQ entry's cited leaves moved up.
+
+    A confident match (:data:`FAQ_HIGH`) puts its cited leaves first, in retrieval order (a leaf
+    retrieval did not find comes after those it found). A weaker match, confirmed by retrieval,
+    only lifts the cited leaves retrieval already ranked in the top :data:`FAQ_CONFIRM_DEPTH`.
+    """
+    rank = {hit.node_id: position for position, hit in enumerate(hits)}
+    if score >= FAQ_HIGH:
+        lead_ids = sorted(nodes, key=lambda n: rank.get(n, len(hits) + list(nodes).index(n)))
+        top_score = hits[0].score if hits else 1.0
+        by_id = {hit.node_id: hit for hit in hits}
+        lead = [by_id.get(n) or make_hit(index.features[n], top_score) for n in lead_ids]
+        chosen = set(lead_ids)
+        return lead + [h for h in hits if h.node_id not in chosen]
+    cited = set(nodes)
+    boost = 1.0 + FAQ_BOOST * score
+
+    def effective(hit: Hit) -> float:
+        return hit.score * boost if hit.node_id in cited else hit.score
+
+    result: list[Hit] = []
+    for hit in hits:
+        position = len(result)
+        if hit.node_id in cited:
+            # moved up past the leaves it now outscores, the others keep their order
+            while position > 0 and result[position - 1].node_id not in cited and effective(result[position - 1]) < effective(hit):
+                position -= 1
+        result.insert(position, hit)
+    return result
+
+
 def other_editions(index: KnowledgeIndex, concepts: Iterable[str], edition: str | None) -> list[dict[str, Any]]:
     """For each specific concept, the first leaf defining it in every edition other than ``edition``.
 
@@ -233,10 +267,7 @@ def ask(
     faq = pick_faq(index, parsed, hits) if use_faq else None
     if faq is not None:
         entry, score, nodes = faq
-        top_score = hits[0].score if hits else 1.0
-        lead = [make_hit(index.features[n], top_score) for n in nodes]
-        lead_ids = set(nodes)
-        hits = lead + [h for h in hits if h.node_id not in lead_ids]
+        hits = faq_hits(index, parsed, hits, nodes, score)
         result["faq"] = {
             "id": entry.id,
             "question": entry.question,

@@ -48,6 +48,7 @@ __all__ = [
     "make_schema",
     "node_features",
     "open_whoosh",
+    "own_title",
     "read_features",
     "read_graph_links",
     "split_sentences",
@@ -226,6 +227,18 @@ def read_graph_links(path: Path) -> GraphLinks:
     return links
 
 
+def own_title(node: RuleNode) -> str:
+    """The printed name of a leaf that has one («КОНТРОЛЬ ЗА ПОЖАРОМ»), or ``""``.
+
+    Most leaves are titled by their first words; a leaf whose title is not the start of its
+    text was given its own name by the parser (a boxed stratagem)."""
+    title = " ".join(fold(node.title_clean or node.title).rstrip("…").split())
+    text = " ".join(fold(node.text_clean).split())
+    if not title or text.startswith(title):
+        return ""
+    return (node.title_clean or node.title).strip()
+
+
 def node_features(
     nodes: Sequence[RuleNode],
     sha256: dict[str, str],
@@ -257,7 +270,13 @@ def node_features(
         heading = ancestors[0] if ancestors else None
         trail = tuple(a.title_clean or a.title for a in reversed(ancestors))
         defines: list[str] = []
-        for ancestor in ancestors[:2]:
+        named = own_title(node)
+        if named:
+            # a leaf printed under its own name (a 10th-edition stratagem box): the name is its
+            # heading, and what the name says it defines
+            trail = (*trail, named)
+            defines += _concepts_in(matcher, named)
+        for ancestor in ancestors[: 1 if named else 2]:
             if ancestor.id not in heading_concepts:
                 heading_concepts[ancestor.id] = _concepts_in(matcher, ancestor.title_clean or ancestor.title)
             defines += heading_concepts[ancestor.id]
