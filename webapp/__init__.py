@@ -25,6 +25,7 @@ DEFAULTS: dict[str, Any] = {
     "SEARCH_LIMIT": 10,  # results on the search page
     "API_MAX_LIMIT": 50,  # largest ?limit= of /api/ask and /api/search
     "SEND_FILE_MAX_AGE_DEFAULT": 7 * 24 * 3600,  # static assets are fingerprinted (?v=hash)
+    "WARM_UP": True,  # the first request of a worker warms the termbase and matcher caches in a thread
     "JSON_AS_ASCII": False,
 }
 

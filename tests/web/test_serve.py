@@ -62,3 +62,27 @@ def test_a_rebuild_is_picked_up_and_the_build_is_never_written(built: Path, tmp_
     stamp = manifest.stat().st_mtime_ns + 1_000_000_000
     os.utime(manifest, ns=(stamp, stamp))  # what `rulekb build` swapping a new directory in looks like
     assert get_build(copy) is not first
+
+
+def test_the_first_request_warms_the_slow_caches_in_the_background(built: Path, tmp_path: Path) -> None:
+    import threading
+
+    from kb.terms import default_index
+    from webapp import create_app
+
+    copy = tmp_path / "build"
+    shutil.copytree(built, copy)
+    app = create_app({"TESTING": True, "BUILD_DIR": copy, "WARM_UP": True})
+    assert app.test_client().get("/about").status_code == 200
+    for thread in threading.enumerate():
+        if thread.name == "rulekb-warm":
+            thread.join(timeout=120)
+    build = get_build(copy)
+    assert "_term_parts" in build.__dict__ and "examples" in build.__dict__
+    assert "_occurrences" in default_index().__dict__
+    other = tmp_path / "other"
+    shutil.copytree(built, other)
+    cold = create_app({"TESTING": True, "BUILD_DIR": other, "WARM_UP": False})
+    assert cold.test_client().get("/about").status_code == 200
+    assert not any(t.name == "rulekb-warm" and t.is_alive() for t in threading.enumerate())
+    assert "_term_parts" not in get_build(other).__dict__

@@ -59,6 +59,9 @@ def register(app: Flask) -> None:
 
     for module in (search, rules, concepts, terms, calc, pages, api):
         app.register_blueprint(module.bp)
+    from webapp.views import warm
+
+    warm.install(app)
 
     app.jinja_env.filters["edition_label"] = edition_label
     app.jinja_env.filters["percent"] = percent
