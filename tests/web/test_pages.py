@@ -173,3 +173,17 @@ def test_answers_and_pages_are_cached_per_build(client: FlaskClient, app: Any, m
     monkeypatch.setattr(build, "stamp", build.stamp + 1)  # what a rebuild looks like to the cache
     client.get("/search", query_string={"q": question})
     assert calls == [question, question]
+
+
+def test_did_you_mean_links_to_the_corrected_question(client: FlaskClient, built: Any) -> None:
+    from urllib.parse import quote_plus
+
+    from kb.ask import ask
+
+    typo = "зщона поражения"
+    corrected = ask(typo, build_dir=built)["did_you_mean"]
+    assert corrected and corrected != typo
+    html = client.get("/search", query_string={"q": typo}).get_data(as_text=True)
+    dym = html.split('<p class="dym">')[1].split("</p>")[0]
+    assert f'href="/search?q={quote_plus(corrected)}"' in dym.replace("%20", "+")
+    assert f">{corrected}</a>" in dym
