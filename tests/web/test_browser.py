@@ -328,3 +328,16 @@ def test_hover_and_keyboard_explain_terms_on_a_desktop(browser: Any, base_url: s
         _shot(page, "desktop-term-focus")
     finally:
         context.close()
+
+
+def test_a_mouse_click_on_a_term_goes_straight_to_the_concept(browser: Any, base_url: str, leaf_at: Any) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=base_url)
+    page = context.new_page()
+    try:
+        page.goto(f"/rules/{leaf_at('10e-core', 317).id}")
+        term = page.locator(".rule .text .term-link").first
+        concept = term.get_attribute("data-concept")
+        term.click()
+        page.wait_for_url(f"**/concepts/{concept}")
+    finally:
+        context.close()

@@ -1,5 +1,5 @@
 // rulekb: small enhancements; every page works without this file.
-// 1. Terms: the first tap on a term opens its explanation, the second follows the link.
+// 1. Terms: on a touch screen the first tap on a term opens its explanation, the second follows the link.
 // 2. Copy buttons: copy the permalink (or any [data-copy] target) to the clipboard.
 (function () {
   "use strict";
@@ -14,8 +14,12 @@
     });
   }
 
+  // With a mouse the explanation shows on hover, so a click follows the link at once.
+  var finePointer = window.matchMedia && window.matchMedia("(hover: hover) and (pointer: fine)").matches;
+
   document.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest(".term-link");
+    if (link && finePointer && event.pointerType !== "touch") return;
     if (link) {
       var term = link.parentElement;
       if (!term.classList.contains("open")) {
