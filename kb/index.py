@@ -32,7 +32,7 @@ from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 from corpus.errors import IndexMissingError
 from corpus.models import HEADING_KINDS, NON_RULE_KINDS, RuleNode
 from kb.analysis import fold, tokens
-from kb.query import ConceptMatcher, default_matcher
+from kb.query import ConceptMatcher, default_matcher, reading_links
 
 if TYPE_CHECKING:
     from kb.build import BuildContext
@@ -377,6 +377,7 @@ def build_index(
         "concept_titles": {c.id: c.title for c in matcher.concepts.values()},
         "vocabulary": dict(sorted(vocabulary.items())),
         "surface": dict(sorted(surface.items())),
+        "variants": {k: v for k, v in reading_links(surface).items() if k in vocabulary or set(v) & vocabulary.keys()},
     }
     (out / FEATURES_FILE).write_text(json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8")
     return {

@@ -408,6 +408,8 @@ LIGHT_WORDS: frozenset[str] = frozenset(
 LIGHT_WEIGHT = 0.25
 EXPANSION_WEIGHT = 0.45
 CORRECTION_WEIGHT = 0.8
+#: Weight of another reading of an ambiguous word form.
+VARIANT_WEIGHT = 0.8
 #: Weight of a word of a rendering added for a concept named in slang or English, and of the
 #: slang or English word itself.
 RENDERING_WEIGHT = 0.5
@@ -448,6 +450,9 @@ class ConceptEntry:
     source_id is set for renderings only."""
     title: str = ""
     """The Russian term to show (the recommended rendering), or the English term."""
+    keyword: bool = False
+    """A keyword or named rule of the rules (КТ «Отряд»): an everyday word typed in lower case
+    names it only when no other concept has that word."""
 
 
 def load_concepts() -> list[ConceptEntry]:
@@ -482,7 +487,8 @@ def load_concepts() -> list[ConceptEntry]:
         phrases += [(alias, "alias", "") for alias in concept.aliases]
         phrases += [(r.text, "rendering", r.source) for r in concept.rendering]
         title = getattr(concept, "recommended", "") or concept.english
-        entries.append(ConceptEntry(concept.id, concept.english, tuple(phrases), title))
+        keyword = bool(getattr(concept, "keyword", False))
+        entries.append(ConceptEntry(concept.id, concept.english, tuple(phrases), title, keyword))
     return entries
 
 
@@ -622,6 +628,8 @@ class ConceptMatcher:
                 if not self._accept(phrase, terms, index, size, query=query, raw=raw):
                     continue
                 best.append(phrase)
+            if best and query and len(best) > 1:
+                best = self._prefer_words(best, terms[index : index + len(best[0].key)])
             if best:
                 size = len(best[0].key)
                 for phrase in best:
@@ -630,6 +638,23 @@ class ConceptMatcher:
             else:
                 index += 1
         return matches
+
+    def _prefer_words(self, best: list[_Phrase], typed: Sequence[Term]) -> list[_Phrase]:
+        """Of several concepts named by the same words, drop a keyword reached only through its
+        printed name (Kill Team's rule «Отряд») when the words were typed in lower case and an
+        ordinary concept («unit», whose alias «отряд» is the everyday word) has them too."""
+        if all(_is_upper(t.original) for t in typed):
+            return best
+        by_alias = {p.concept for p in best if p.origin != "rendering"}
+        named_only = {
+            p.concept for p in best if self._is_keyword(p.concept) and p.concept not in by_alias
+        }
+        plain = [p for p in best if p.concept not in named_only]
+        return plain or best
+
+    def _is_keyword(self, concept_id: str) -> bool:
+        concept = self.concepts.get(concept_id)
+        return concept is not None and concept.keyword
 
     def _accept(self, phrase: _Phrase, terms: Sequence[Term], index: int, size: int, *, query: bool, raw: str) -> bool:
         first = terms[index]
@@ -803,7 +828,50 @@ class ParsedQuery:
         return not self.terms and not self.concepts
 
     def lemma_set(self) -> set[str]:
-        return {t.text for t in self.terms if t.origin in ("word", "correction")}
+        return {t.text for t in self.terms if t.origin in ("word", "correction", "variant")}
+
+
+#: A reading of a word form at least this likely (pymorphy3's score) counts as a variant.
+READING_MIN_SCORE = 0.1
+
+
+@lru_cache(maxsize=20_000)
+def readings(word: str) -> tuple[str, ...]:
+    """Every likely normal form of a Russian word form, the first (the lemma) first."""
+    from kb.analysis import _morph
+
+    folded = fold(word)
+    if not re.search(r"[а-я]", folded):
+        return (lemma(word),)
+    forms = [lemma(word)]
+    for parse in _morph().parse(folded):
+        form = fold(parse.normal_form)
+        if parse.score >= READING_MIN_SCORE and form not in forms:
+            forms.append(form)
+    return tuple(forms)
+
+
+def reading_links(surface: Iterable[str]) -> dict[str, list[str]]:
+    """Lemma → the other lemmas that share a word form of the texts with it.
+
+    The index holds each form under its first reading: «ран» is «ран», «броней» is «бронь», while
+    «раны» is «рана» and «броня» is «броня». A question's «рана» must find «ран» too.
+    """
+    links: dict[str, set[str]] = {}
+    for word in surface:
+        forms = readings(word)
+        for other in forms[1:]:
+            links.setdefault(other, set()).add(forms[0])
+            links.setdefault(forms[0], set()).add(other)
+    return {key: sorted(values) for key, values in sorted(links.items())}
+
+
+def _readings(original: str, text: str, variants: dict[str, list[str]] | None) -> list[str]:
+    found = [r for r in readings(original)[1:] if r != text]
+    for other in (variants or {}).get(text, ()):
+        if other != text and other not in found:
+            found.append(other)
+    return found
 
 
 def _add(terms: dict[str, QueryTerm], text: str, weight: float, origin: str) -> None:
@@ -834,11 +902,13 @@ def parse_query(
     matcher: ConceptMatcher | None = None,
     speller: Speller | None = None,
     vocabulary: frozenset[str] | set[str] | None = None,
+    variants: dict[str, list[str]] | None = None,
 ) -> ParsedQuery:
     """Understand ``question``: terms with weights, concepts, editions, corrections.
 
     ``vocabulary`` is the set of lemmas the index knows (words outside it may be corrected);
-    ``speller`` corrects them. Raises :class:`QueryError` for an unknown ``edition`` or a
+    ``speller`` corrects them; ``variants`` maps a lemma to the lemmas the texts gave the same
+    word forms (see :func:`reading_links`). Raises :class:`QueryError` for an unknown ``edition`` or a
     question longer than :data:`MAX_QUERY_CHARS`.
     """
     if edition is not None and edition not in EDITION_CODES:
@@ -889,9 +959,17 @@ def parse_query(
             _add(weighted, text, own, "word")
         else:
             _add(weighted, text, own, "word")
-            for other in synonyms.get(text, ()):
-                _add(weighted, other, EXPANSION_WEIGHT, "synonym")
-                alternatives.append(other)
+            # the other readings of an ambiguous form («ран» → «рана», «броней» → «броня»): the
+            # texts were lemmatised by their first reading, the question may be read another way
+            readings = [text, *_readings(term.original, text, variants)]
+            for reading in readings[1:]:
+                if vocabulary is None or reading in vocabulary:
+                    _add(weighted, reading, VARIANT_WEIGHT * own, "variant")
+                    alternatives.append(reading)
+            for reading in readings:
+                for other in synonyms.get(reading, ()):
+                    _add(weighted, other, EXPANSION_WEIGHT, "synonym")
+                    alternatives.append(other)
         word = QueryWord(term.original, text, tuple(alternatives), concept=concept)
         parsed.words.append(word)
         if concept or len(term.original) < 4:

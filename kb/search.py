@@ -152,6 +152,7 @@ class KnowledgeIndex:
         self.concept_titles: dict[str, str] = data["concept_titles"]
         self.vocabulary: frozenset[str] = frozenset(data["vocabulary"])
         self.speller = Speller(data["surface"])
+        self.variants: dict[str, list[str]] = data.get("variants", {})
         self.matcher: ConceptMatcher = default_matcher()
         self.by_source: dict[str, list[NodeFeatures]] = {}
         for features in self.features.values():
@@ -207,7 +208,12 @@ class KnowledgeIndex:
 
     def parse(self, question: str, edition: str | None = None) -> ParsedQuery:
         return parse_query(
-            question, edition=edition, matcher=self.matcher, speller=self.speller, vocabulary=self.vocabulary
+            question,
+            edition=edition,
+            matcher=self.matcher,
+            speller=self.speller,
+            vocabulary=self.vocabulary,
+            variants=self.variants,
         )
 
 
@@ -276,7 +282,7 @@ def clauses(parsed: ParsedQuery, index: KnowledgeIndex | None = None) -> list[tu
     for term in parsed.terms:
         if term.origin == "light":
             continue
-        fields = FIELDS if term.origin in ("word", "correction") else EXPANSION_FIELDS
+        fields = FIELDS if term.origin in ("word", "correction", "variant") else EXPANSION_FIELDS
         for name, boost in fields:
             if index is not None:
                 if term.text not in index.field_terms[name]:
@@ -336,7 +342,7 @@ class _QueryFeatures:
     @classmethod
     def of(cls, index: KnowledgeIndex, parsed: ParsedQuery) -> _QueryFeatures:
         words = {
-            t.text: t.weight * index.idf(t.text) for t in parsed.terms if t.origin in ("word", "correction", "english")
+            t.text: t.weight * index.idf(t.text) for t in parsed.terms if t.origin in ("word", "correction", "english", "variant")
         }
         units: list[tuple[frozenset[str], float, str | None]] = []
         seen: set[str] = set()
