@@ -67,6 +67,7 @@ def register(app: Flask) -> None:
     app.jinja_env.filters["percent"] = percent
     app.jinja_env.filters["flat"] = flat
     app.jinja_env.filters["number"] = number
+    app.jinja_env.filters["status_label"] = lambda status: terms.STATUS_LABELS.get(status, status)
     app.jinja_env.filters["highlight"] = search.highlight
     app.jinja_env.filters["mark_numbers"] = search.mark_numbers
     app.jinja_env.globals["bar_chart"] = bar_chart_svg
