@@ -341,3 +341,14 @@ def test_a_mouse_click_on_a_term_goes_straight_to_the_concept(browser: Any, base
         page.wait_for_url(f"**/concepts/{concept}")
     finally:
         context.close()
+
+
+def test_calculator_shows_the_fields_of_the_chosen_editions(phone: Any) -> None:
+    page = phone
+    page.goto("/calc")
+    damage, old_skill = page.locator("#f-damage"), page.locator("#f-skill_old")
+    assert damage.is_visible() and not old_skill.is_visible()
+    page.select_option("#f-edition", "6")
+    assert old_skill.is_visible() and not damage.is_visible()
+    page.select_option("#f-compare", "10")
+    assert old_skill.is_visible() and damage.is_visible()

@@ -1,6 +1,7 @@
 // rulekb: small enhancements; every page works without this file.
 // 1. Terms: on a touch screen the first tap on a term opens its explanation, the second follows the link.
 // 2. Copy buttons: copy the permalink (or any [data-copy] target) to the clipboard.
+// 3. The calculator shows only the fields of the editions chosen.
 (function () {
   "use strict";
 
@@ -69,6 +70,29 @@
       copyText(target.value || target.textContent, button);
     });
   });
+
+  // 3. Calculator: show only the fields of the editions chosen (all are shown without the script).
+  var form = document.querySelector(".calc-form");
+  if (form) {
+    var chosen = function () {
+      return ["f-edition", "f-compare"].map(function (id) {
+        var el = document.getElementById(id);
+        return el ? el.value : "";
+      }).filter(Boolean);
+    };
+    var update = function () {
+      var editions = chosen();
+      form.querySelectorAll("[data-editions]").forEach(function (el) {
+        var own = el.getAttribute("data-editions").split(" ");
+        var relevant = own.some(function (e) { return editions.indexOf(e) !== -1; });
+        el.classList.toggle("irrelevant", !relevant);
+      });
+    };
+    form.addEventListener("change", function (event) {
+      if (event.target.id === "f-edition" || event.target.id === "f-compare") update();
+    });
+    update();
+  }
 
   document.querySelectorAll("input[readonly]").forEach(function (input) {
     input.addEventListener("focus", function () { input.select(); });
