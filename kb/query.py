@@ -10,7 +10,9 @@ A question goes through the same analyzer as the rule texts (:mod:`kb.analysis`)
   abbreviation of the termbase, in any inflection, plus a fuzzy match for slang
   («бэтлшок» ≈ «баттл-шок», «зачарджил» → «чардж») (:class:`ConceptMatcher`);
 * **expansion** — English rule words and Russian synonyms that the texts use for the same thing
-  (unit = отряд / подразделение / юнит), at a lower weight (:data:`SYNONYMS`, :data:`ENGLISH`);
+  (unit = отряд / подразделение / юнит), at a lower weight (``kb/data/synonyms.toml``, :data:`ENGLISH`);
+* **paraphrases** — a player's phrase for what the rules say in other words («не докатил
+  чардж» → failed charge) names the concept and adds the rule's words;
 * **spelling** — an unknown word close to a word of the texts is corrected, and the correction
   is offered as «did you mean» (:class:`Speller`).
 
@@ -22,10 +24,12 @@ query objects directly — user text never reaches a query parser, so quotes, pa
 from __future__ import annotations
 
 import re
+import tomllib
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from corpus.errors import QueryError
@@ -36,17 +40,20 @@ __all__ = [
     "ENGLISH",
     "MAX_QUERY_CHARS",
     "NEAR_EDITIONS",
-    "SYNONYMS",
+    "VOCABULARY_FILE",
     "ConceptEntry",
     "ConceptMatch",
     "ConceptMatcher",
+    "Paraphrase",
     "ParsedQuery",
     "QueryTerm",
     "QueryWord",
     "Speller",
+    "Vocabulary",
     "clean_query",
     "detect_editions",
     "load_concepts",
+    "load_vocabulary",
     "parse_query",
     "slang_key",
 ]
@@ -178,58 +185,46 @@ def _strip_edition_words(text: str) -> str:
 
 # --- vocabulary: synonyms and English rule words -----------------------------------------------
 
-#: Groups of Russian lemmas the texts (and players) use for the same thing. A query word in a
-#: group also searches the others at a lower weight. Concept-level synonyms live in the termbase;
-#: these are the everyday rule words around them.
-SYNONYMS: tuple[tuple[str, ...], ...] = (
-    ("отряд", "подразделение", "юнит", "блок", "сквад"),
-    ("бросок", "бросать", "бросить", "кидать", "кинуть", "прокинуть", "кидаться", "ролл", "роллить"),
-    ("кубик", "куб", "кость", "дайс"),
-    ("переброс", "перебрасывать", "перебросить"),
-    ("перемещение", "перемещаться", "переместить", "движение", "двигаться", "передвигаться", "мув", "ходить"),
-    ("стрельба", "стрелять", "стрелковый", "выстрел", "обстрел", "пострелять", "палить"),
-    ("рукопашный", "рукопашная", "рукопашка", "ближний", "мили", "махач"),
-    ("враг", "вражеский", "противник"),
-    ("расстояние", "дистанция", "дальность", "радиус", "далеко"),
-    ("атака", "атаковать", "удар"),
-    ("рана", "ранение", "ранить", "вунд"),
-    ("проверка", "тест"),
-    ("характеристика", "профиль", "стат"),
-    ("спасбросок", "сейв", "спас", "сейвиться", "спасаться"),
-    ("оружие", "пушка", "ствол"),
-    ("техника", "машина", "танк"),
-    ("ландшафт", "местность", "рельеф", "террейн"),
-    ("укрытие", "кавер"),
-    ("способность", "абилка", "абилити", "умение"),
-    ("смертельный", "мортал", "мортальный"),
-    ("погибнуть", "уничтожить", "убить", "умереть", "снять", "сдохнуть"),
-    ("уничтоженный", "убитый", "мертвый", "погибший"),
-    ("получать", "давать", "дать"),
-    ("цель", "мишень", "таргет"),
-    ("раунд", "ход"),
-    ("игрок", "оппонент", "соперник"),
-    ("посадка", "сесть", "садиться", "залезть", "залазить", "погрузиться", "погрузка"),
-    ("высадка", "высадиться", "высаживаться", "выйти", "выходить", "вылезти", "выгрузиться", "десантироваться"),
-    ("подставка", "база", "основание", "бейс"),
-    ("стоимость", "стоить", "цена"),
-    ("размер", "величина"),
-    ("поле", "стол"),
-    ("бонус", "плюс", "прибавка"),
-    ("штраф", "минус"),
-    ("победить", "выиграть", "победа"),
-    ("проиграть", "поражение", "проигрыш"),
-    ("лес", "роща", "вудс"),
-    ("холм", "возвышенность", "горка"),
-    ("руины", "развалины"),
-    ("видимый", "видеть", "видимость", "обзор"),
-    ("бой", "драка", "схватка", "сражение"),
-    ("лидер", "командир"),
-    ("повторно", "дважды", "снова"),
-    ("после", "потом", "затем"),
-    ("модификатор", "мод"),
-    ("округлять", "округление", "дробь"),
-    ("половина", "половинный", "вдвое"),
-)
+#: The search vocabulary (:data:`VOCABULARY_FILE`): synonym groups and player paraphrases.
+VOCABULARY_FILE = Path(__file__).parent / "data" / "synonyms.toml"
+
+
+@dataclass(frozen=True)
+class Paraphrase:
+    """A player's way of saying what the rules say in other words (``kb/data/synonyms.toml``)."""
+
+    triggers: tuple[frozenset[str], ...]
+    """Each a set of lemmas that must all be in the question."""
+    concept: str | None
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    groups: tuple[tuple[str, ...], ...]
+    paraphrases: tuple[Paraphrase, ...]
+
+
+@lru_cache(maxsize=1)
+def load_vocabulary(path: Path | None = None) -> Vocabulary:
+    """Synonym groups and paraphrases; a missing file gives none, a broken one a :class:`QueryError`."""
+    path = path or VOCABULARY_FILE
+    if not path.is_file():
+        return Vocabulary((), ())
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        groups = tuple(tuple(str(w) for w in g["words"]) for g in data.get("group", []))
+        paraphrases = []
+        for entry in data.get("paraphrase", []):
+            triggers = tuple(frozenset(t.text for t in tokens(str(w))) for w in entry["when"])
+            if any(not t or t <= LIGHT_WORDS for t in triggers):
+                raise ValueError(f"a trigger of {entry['when']!r} has only question words")
+            words = tuple(dict.fromkeys(t.text for w in entry.get("words", []) for t in tokens(str(w))))
+            paraphrases.append(Paraphrase(triggers, entry.get("concept"), words))
+    except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as exc:
+        raise QueryError(f"{path.name}: not a search vocabulary ({exc}).") from exc
+    return Vocabulary(groups, tuple(paraphrases))
+
 
 #: English rule words → Russian lemmas the texts use (English questions reach Russian text).
 #: Concept names (overwatch, engagement range…) come from the termbase; these are the words around.
@@ -419,7 +414,7 @@ SLANG_WORD_WEIGHT = 0.5
 @lru_cache(maxsize=1)
 def _synonym_map() -> dict[str, tuple[str, ...]]:
     result: dict[str, list[str]] = {}
-    for group in SYNONYMS:
+    for group in load_vocabulary().groups:
         keys = [lemma(word) for word in group]
         for key in keys:
             result.setdefault(key, []).extend(k for k in keys if k != key)
@@ -995,5 +990,38 @@ def parse_query(
                 for other in fixed_terms:
                     _add(weighted, other, CORRECTION_WEIGHT, "correction")
                 word.alternatives = (*word.alternatives, *fixed_terms)
+    _apply_paraphrases(parsed, weighted, matcher)
     parsed.terms = list(weighted.values())
     return parsed
+
+
+#: Weight of the words a paraphrase adds.
+PARAPHRASE_WEIGHT = 0.6
+
+
+def _apply_paraphrases(parsed: ParsedQuery, weighted: dict[str, QueryTerm], matcher: ConceptMatcher) -> None:
+    """Name the concepts and add the words of every paraphrase whose trigger is in the question."""
+    present: set[str] = set()
+    for word in parsed.words:
+        present.update(word.alternatives)
+    for paraphrase in load_vocabulary().paraphrases:
+        trigger = next((t for t in paraphrase.triggers if t <= present), None)
+        if trigger is None:
+            continue
+        added: list[str] = []
+        for text in paraphrase.words:
+            if text not in LIGHT_WORDS:
+                _add(weighted, text, PARAPHRASE_WEIGHT, "synonym")
+                added.append(text)
+        concept = paraphrase.concept if paraphrase.concept in matcher.concepts else None
+        if concept is not None:
+            if concept not in parsed.concepts:
+                parsed.concepts.append(concept)
+            _add_renderings(weighted, matcher, concept)
+            concept_entry = matcher.concepts[concept]
+            added.extend(t.text for text, origin, _ in concept_entry.phrases if origin == "rendering" for t in tokens(text))
+        for word in parsed.words:
+            if word.lemma in trigger and not word.light:
+                word.alternatives = tuple(dict.fromkeys((*word.alternatives, *added)))
+                if word.concept is None and concept is not None:
+                    word.concept = concept
