@@ -102,11 +102,40 @@ def test_faq_entry_leads_with_its_cited_passages(built: Path) -> None:
     entry = next(e for e in load_faq() if e.edition == "10")
     result = ask(entry.question, build_dir=built, limit=10)
     assert result["faq"] is not None and result["faq"]["id"] == entry.id
-    first = result["hits"][0]
-    citation = entry.citations[0]
-    assert first["source_id"] == citation.source
-    assert first["lines"][0] <= citation.lines[1] and first["lines"][1] >= citation.lines[0]
+    def cited(hit: dict[str, Any]) -> bool:
+        return any(
+            hit["source_id"] == c.source and hit["lines"][0] <= c.lines[1] and hit["lines"][1] >= c.lines[0]
+            for c in entry.citations
+        )
+
+    # a confident match leads with its cited passages (in retrieval order)
+    assert cited(result["hits"][0])
+    leading = 0
+    while leading < len(result["hits"]) and cited(result["hits"][leading]):
+        leading += 1
+    assert not any(cited(hit) for hit in result["hits"][leading:])
     assert ask(entry.question, build_dir=built, use_faq=False)["faq"] is None
+
+
+def test_a_weak_faq_match_only_lifts_what_retrieval_found(built: Path) -> None:
+    from kb.ask import FAQ_BOOST, FAQ_CONFIRM_DEPTH, faq_hits
+    from kb.search import get_index, search_parsed
+
+    index = get_index(built)
+    parsed = index.parse("Сколько кубов бросать на проверку боевого шока?")
+    hits = search_parsed(index, parsed, 10, snippets=False)
+    far = hits[-1].node_id
+    near = hits[1].node_id
+    # a leaf retrieval ranked last stays behind the leaves that outscore it even when boosted
+    moved = faq_hits(index, parsed, hits, [far], 0.4)
+    assert [h.node_id for h in moved][: FAQ_CONFIRM_DEPTH] == [h.node_id for h in hits][: FAQ_CONFIRM_DEPTH]
+    # a close second, boosted, passes the first; nothing else changes order
+    moved = faq_hits(index, parsed, hits, [near], 0.5)
+    if hits[1].score * (1.0 + FAQ_BOOST * 0.5) > hits[0].score:
+        assert moved[0].node_id == near
+    assert [h.node_id for h in moved if h.node_id != near] == [h.node_id for h in hits if h.node_id != near]
+    # a confident match puts a cited leaf first whatever its rank
+    assert faq_hits(index, parsed, hits, [far], 0.9)[0].node_id == far
 
 
 def test_highlight_numbers() -> None:
