@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import difflib
 import json
-import math
 import re
 import threading
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
@@ -24,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from corpus.errors import IndexMissingError, RulebaseError
-from corpus.models import EDITIONS, NON_RULE_KINDS, NodeKind, RuleNode
-from kb.analysis import fold, lemmas
+from corpus.models import EDITIONS, NodeKind, RuleNode
+from kb.analysis import fold
 from kb.build import load_nodes, read_manifest, require_build
 
 __all__ = [
@@ -263,9 +262,7 @@ class Build:
     # ---- concepts ----------------------------------------------------------------------------
     @cached_property
     def concepts(self) -> dict[str, Concept]:
-        raw = self.terms_raw
-        if raw is None:
-            raw = _termbase_fallback()
+        raw = self.terms_raw or []
         found: dict[str, Concept] = {}
         for item in raw:
             if isinstance(item, dict):
@@ -376,7 +373,7 @@ class Build:
         raw = self.examples_raw
         if raw is None:
             raw = _examples_fallback(list(self.nodes.values()))
-        return [example_view(e) for e in raw if isinstance(e, dict)]
+        return [e for e in raw if isinstance(e, dict)]
 
     def examples_for(self, node: RuleNode) -> list[dict[str, Any]]:
         """Worked examples that demonstrate ``node`` (by rule id, graph edge or cited lines)."""
@@ -405,76 +402,6 @@ class Build:
         """Nodes whose id or title is close to ``wanted`` (for 404 pages)."""
         return suggest(wanted, self.nodes.values(), n=n)
 
-    # ---- fallback search -----------------------------------------------------------------------
-    @cached_property
-    def _postings(self) -> tuple[dict[str, dict[str, int]], dict[str, int], float]:
-        postings: dict[str, dict[str, int]] = defaultdict(dict)
-        lengths: dict[str, int] = {}
-        for node in self.nodes.values():
-            if not node.is_leaf or node.kind in NON_RULE_KINDS:
-                continue
-            title = self.breadcrumb(node) + " " + (node.title_clean or node.title)
-            terms = lemmas(node.text_clean) + lemmas(title) * 2
-            lengths[node.id] = len(terms) or 1
-            for term, count in Counter(terms).items():
-                postings[term][node.id] = count
-        avg = sum(lengths.values()) / max(len(lengths), 1)
-        return dict(postings), lengths, avg
-
-    def simple_search(self, query: str, edition: str | None = None, limit: int = 10) -> list[tuple[RuleNode, float]]:
-        """BM25 over lemmas of the leaves: the search used until the Whoosh index is built."""
-        postings, lengths, avg = self._postings
-        total = len(lengths)
-        scores: dict[str, float] = defaultdict(float)
-        for term in set(lemmas(query)):
-            docs = postings.get(term)
-            if not docs:
-                continue
-            idf = math.log(1 + (total - len(docs) + 0.5) / (len(docs) + 0.5))
-            for nid, tf in docs.items():
-                norm = tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * lengths[nid] / avg))
-                scores[nid] += idf * norm
-        ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
-        out = []
-        for nid, score in ranked:
-            node = self.nodes[nid]
-            if edition is not None and node.edition != edition:
-                continue
-            out.append((node, round(score, 3)))
-            if len(out) >= limit:
-                break
-        return out
-
-    @cached_property
-    def vocabulary(self) -> list[str]:
-        """Surface words of the texts (folded), for «did you mean»."""
-        words: set[str] = set()
-        for node in self.nodes.values():
-            for word in (node.text_clean + " " + node.title_clean).split():
-                word = fold(word.strip(".,;:!?«»()[]\"'—–-*"))
-                if len(word) > 3 and word.isalpha():
-                    words.add(word)
-        for concept in self.concepts.values():
-            words.update(fold(a) for a in concept.aliases if a.isalpha())
-        return sorted(words)
-
-    def did_you_mean(self, query: str) -> str | None:
-        """The query with unknown words replaced by the closest known ones, if that changes it."""
-        vocab = self.vocabulary
-        known = set(vocab)
-        changed = False
-        out = []
-        for word in query.split():
-            folded = fold(word)
-            if len(folded) > 3 and folded.isalpha() and folded not in known:
-                close = difflib.get_close_matches(folded, vocab, n=1, cutoff=0.75)
-                if close:
-                    out.append(close[0])
-                    changed = True
-                    continue
-            out.append(word)
-        return " ".join(out) if changed else None
-
 
 def suggest(wanted: str, nodes: Iterable[RuleNode], n: int = 5) -> list[RuleNode]:
     by_key: dict[str, RuleNode] = {}
@@ -492,24 +419,6 @@ def suggest(wanted: str, nodes: Iterable[RuleNode], n: int = 5) -> list[RuleNode
     return out[:n]
 
 
-def _termbase_fallback() -> list[dict[str, Any]]:
-    """The termbase straight from ``kb.terms`` when the build has no ``terms.json`` yet."""
-    import importlib
-
-    try:
-        terms = importlib.import_module("kb.terms")  # optional until the termbase lands
-    except ImportError:
-        return []
-    exporter = getattr(terms, "terms_json", None) or getattr(terms, "export_json", None)
-    if exporter is None:
-        return []
-    try:
-        data = exporter()
-    except Exception:  # pragma: no cover - a broken termbase must not break the pages
-        return []
-    return [d for d in data if isinstance(d, dict)] if isinstance(data, list) else []
-
-
 def _examples_fallback(nodes: list[RuleNode]) -> list[dict[str, Any]]:
     import importlib
 
@@ -522,61 +431,6 @@ def _examples_fallback(nodes: list[RuleNode]) -> list[dict[str, Any]]:
     except RulebaseError:
         return []
     return [e for e in found if isinstance(e, dict)] if isinstance(found, list) else []
-
-
-#: how the pages name the engine's distributions
-DISTRIBUTION_LABELS: dict[str, str] = {
-    "hits": "Попадания",
-    "wounds": "Ранения",
-    "unsaved": "Не спасено",
-    "damage": "Урон",
-    "models_destroyed": "Убито моделей",
-}
-
-
-def _as_distribution(value: Any) -> list[list[Any]] | None:
-    """``{"0": "1/3", "1": "2/3"}`` or ``[[0, "1/3"], …]`` as sorted ``[[k, p], …]``; else None."""
-    pairs: list[tuple[Any, Any]]
-    if isinstance(value, dict) and value:
-        pairs = list(value.items())
-    elif isinstance(value, list) and value and all(isinstance(v, list | tuple) and len(v) == 2 for v in value):
-        pairs = [(k, p) for k, p in value]
-    else:
-        return None
-    out = []
-    for key, p in pairs:
-        try:
-            k = int(key)
-        except (TypeError, ValueError):
-            return None
-        if not isinstance(p, str | int | float):
-            return None
-        out.append([k, p])
-    return sorted(out)
-
-
-def example_view(example: dict[str, Any]) -> dict[str, Any]:
-    """An example of the ``rulekb examples --json`` contract with what its view shows: the result's
-    scalar values and its distributions (``p_hits`` maps or ``distributions`` lists) as charts."""
-    result = example.get("result")
-    values: dict[str, Any] = {}
-    charts: list[tuple[str, list[list[Any]]]] = []
-    if isinstance(result, dict):
-        dists = dict(result.get("distributions") or {}) if isinstance(result.get("distributions"), dict) else {}
-        for key, value in result.items():
-            name = key[2:] if key.startswith("p_") else key
-            dist = _as_distribution(value)
-            if dist is not None and key != "distributions":
-                dists.setdefault(name, value)
-            elif not isinstance(value, dict | list):
-                values[key] = value
-        for name, label in DISTRIBUTION_LABELS.items():
-            dist = _as_distribution(dists.get(name))
-            if dist and len(dist) > 1:
-                charts.append((label, dist))
-    elif result is not None:
-        values["result"] = result
-    return {**example, "values": values, "charts": charts}
 
 
 def get_build(path: Path) -> Build:

@@ -153,17 +153,17 @@ def test_about_page_credits_the_translators(client: FlaskClient, built: Any) -> 
 
 
 def test_answers_and_pages_are_cached_per_build(client: FlaskClient, app: Any, monkeypatch: Any) -> None:
+    import kb.ask
     from webapp.data import get_build
-    from webapp.views import search
 
     calls: list[str] = []
-    real = search._kb_ask()
+    real = kb.ask.ask
 
     def counting(question: str, **kwargs: Any) -> Any:
         calls.append(question)
         return real(question, **kwargs)
 
-    monkeypatch.setattr(search, "_kb_ask", lambda: counting)
+    monkeypatch.setattr(kb.ask, "ask", counting)
     question = "сколько дюймов отступает отряд при отходе из ближнего боя"
     first = client.get("/search", query_string={"q": question}).get_data(as_text=True)
     assert client.get("/search", query_string={"q": question}).get_data(as_text=True) == first
@@ -187,3 +187,18 @@ def test_did_you_mean_links_to_the_corrected_question(client: FlaskClient, built
     dym = html.split('<p class="dym">')[1].split("</p>")[0]
     assert f'href="/search?q={quote_plus(corrected)}"' in dym.replace("%20", "+")
     assert f">{corrected}</a>" in dym
+
+
+def test_a_build_without_its_search_index_says_to_rebuild(built: Any, tmp_path: Any) -> None:
+    import shutil
+
+    from webapp import create_app
+
+    copy = tmp_path / "build"
+    shutil.copytree(built, copy)
+    shutil.rmtree(copy / "index")
+    client = create_app({"TESTING": True, "BUILD_DIR": copy, "WARM_UP": False}).test_client()
+    page = client.get("/search", query_string={"q": "рывок"})
+    assert page.status_code == 503 and "rulekb build" in page.get_data(as_text=True)
+    assert client.get("/api/search", query_string={"q": "рывок"}).status_code == 503
+    assert client.get("/sources").status_code == 200  # what the build has is still served

@@ -6,13 +6,12 @@ Every route is listed in :data:`webapp.views.openapi.OPENAPI` (a test checks tha
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
-from corpus.errors import IndexMissingError, QueryError
-from webapp.views.common import clean_query, current_build, hit_json, node_json, parse_edition, parse_limit
+from corpus.errors import QueryError
+from webapp.views.common import clean_query, current_build, node_json, parse_edition, parse_limit
 
 __all__ = ["bp"]
 
@@ -44,31 +43,11 @@ def search() -> Response:
     """Ranked rule leaves for a query (no answer extraction)."""
     question, edition, limit = _question()
     build = current_build()
-    hits: list[dict[str, Any]] | None = None
-    did_you_mean = None
-    try:
-        module = importlib.import_module("kb.search")
-        found = module.search(question, edition=edition, limit=limit, build_dir=build.path)
-        hits = [h.to_json() for h in found.hits]
-        did_you_mean = found.did_you_mean
-    except (ImportError, IndexMissingError):
-        hits = None
-    if hits is None:
-        from webapp.views.search import _best_sentence
+    from kb.search import search as kb_search
 
-        wanted = set(_lemmas(question))
-        hits = [
-            hit_json(build, node, score, _best_sentence(node.text_clean, wanted)[:400])
-            for node, score in build.simple_search(question, edition=edition, limit=limit)
-        ]
-        did_you_mean = build.did_you_mean(question) if not hits else None
-    return jsonify({"question": question, "edition": edition, "did_you_mean": did_you_mean, "hits": hits})
-
-
-def _lemmas(text: str) -> list[str]:
-    from kb.analysis import lemmas
-
-    return lemmas(text)
+    found = kb_search(question, edition=edition, limit=limit, build_dir=build.path)
+    hits = [h.to_json() for h in found.hits]
+    return jsonify({"question": question, "edition": edition, "did_you_mean": found.did_you_mean, "hits": hits})
 
 
 @bp.route("/rules/<path:node_id>")

@@ -16,7 +16,6 @@ __all__ = [
     "citation",
     "clean_query",
     "current_build",
-    "hit_json",
     "node_json",
     "parse_edition",
     "parse_limit",
@@ -116,19 +115,4 @@ def node_json(build: Build, node: RuleNode) -> dict[str, Any]:
         "text": node.text,
         "text_clean": node.text_clean,
         "concepts": list(node.concepts),
-    }
-
-
-def hit_json(build: Build, node: RuleNode, score: float, snippet: str) -> dict[str, Any]:
-    """One search hit in the ask contract."""
-    return {
-        "node_id": node.id,
-        "title": node.title,
-        "edition": node.edition,
-        "source_id": node.source_id,
-        "source_sha256": build.source(node.source_id).get("sha256", ""),
-        "lines": list(node.lines),
-        "page": node.page,
-        "score": score,
-        "snippet": snippet,
     }

@@ -11,6 +11,7 @@ from corpus.models import RuleNode
 from webapp.data import Build
 from webapp.render import RenderContext, TermMatcher, TermSense, render_text
 from webapp.views.common import citation, current_build
+from webapp.views.examples import example_view
 
 __all__ = ["bp", "render_node", "term_context"]
 
@@ -83,7 +84,7 @@ def rule(node_id: str) -> str:
         refs_out=[target for _, target in out_refs],
         refs_in=in_refs,
         concepts=concepts,
-        examples=build.examples_for(node),
+        examples=[example_view(e) for e in build.examples_for(node)],
     )
 
 

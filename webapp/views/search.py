@@ -9,7 +9,6 @@ works on any build.
 from __future__ import annotations
 
 import html
-import importlib
 import re
 import threading
 from collections import OrderedDict
@@ -18,30 +17,18 @@ from typing import Any
 from flask import Blueprint, current_app, render_template, request
 from markupsafe import Markup, escape
 
-from corpus.errors import IndexMissingError, QueryError
+from corpus.errors import QueryError
 from kb.analysis import lemmas, tokens
 from webapp.data import Build
-from webapp.render import TermMatcher
-from webapp.views.common import clean_query, current_build, hit_json, parse_edition
+from webapp.views.common import clean_query, current_build, parse_edition
 
-__all__ = ["bp", "faq_for", "highlight", "run_ask"]
+__all__ = ["bp", "highlight", "marked_snippet", "run_ask"]
 
 bp = Blueprint("search", __name__)
 
-_SENTENCE = re.compile(r"(?<=[.!?…])\s+(?=[«\"(А-ЯЁA-Z0-9•-])")
 _NUMBER = re.compile(r"(\d+\s*[DdДд]\s*\d+|\b[DdДд]\d+|\d+\+|\d+(?:[.,]\d+)?\s*(?:\"|″|”|дюйм\w*)|\d+)")
 _FAQ_LOCK = threading.Lock()
 _FAQ: list[Any] | None = None
-#: An answer sentence is offered only above this fallback score (BM25 over lemmas).
-FALLBACK_ANSWER_SCORE = 6.0
-
-
-def _kb_ask() -> Any | None:
-    try:
-        module = importlib.import_module("kb.ask")
-    except ImportError:
-        return None
-    return getattr(module, "ask", None)
 
 
 def faq_entries() -> list[Any]:
@@ -59,73 +46,6 @@ def faq_entries() -> list[Any]:
     return _FAQ
 
 
-def faq_for(question: str, edition: str | None) -> dict[str, Any] | None:
-    """The best FAQ entry for ``question`` above the FAQ's own threshold, as JSON."""
-    entries = faq_entries()
-    if not entries or not question:
-        return None
-    from kb.faq import DEFAULT_THRESHOLD, match_faq
-
-    found = match_faq(question, entries, edition=edition, limit=1)
-    if not found or found[0][1] < DEFAULT_THRESHOLD:
-        return None
-    entry, score = found[0]
-    return {
-        "id": entry.id,
-        "question": entry.question,
-        "edition": entry.edition,
-        "answer": entry.answer,
-        "concepts": list(entry.concepts),
-        "score": score,
-        "citations": [{"source": c.source, "lines": list(c.lines), "quotes": list(c.quotes)} for c in entry.citations],
-    }
-
-
-def _matcher(build: Build) -> TermMatcher:
-    cached = build.__dict__.get("_query_matcher")
-    if cached is None:
-        phrases = []
-        for concept in build.concepts.values():
-            phrases.append((concept.id.replace("-", " "), concept.id))
-            if concept.english:
-                phrases.append((concept.english, concept.id))
-            phrases.extend((alias, concept.id) for alias in concept.aliases)
-            phrases.extend((r.text, concept.id) for r in concept.renderings)
-        cached = TermMatcher(phrases)
-        build.__dict__["_query_matcher"] = cached
-    matcher: TermMatcher = cached
-    return matcher
-
-
-def _best_sentence(text: str, query_terms: set[str]) -> str:
-    sentences = [s.strip() for s in _SENTENCE.split(" ".join(text.split())) if s.strip()]
-    if not sentences:
-        return ""
-    scored = [(len(query_terms.intersection(lemmas(s))), -i, s) for i, s in enumerate(sentences)]
-    return max(scored)[2]
-
-
-def _fallback_ask(build: Build, question: str, edition: str | None, limit: int) -> dict[str, Any]:
-    query_terms = set(lemmas(question))
-    concepts = sorted({c for _, _, c in _matcher(build).find(question)})
-    hits = []
-    ranked = build.simple_search(question, edition=edition, limit=limit)
-    for node, score in ranked:
-        snippet = _best_sentence(node.text_clean, query_terms)
-        hits.append(hit_json(build, node, score, snippet[:400]))
-    answer = None
-    if ranked and ranked[0][1] >= FALLBACK_ANSWER_SCORE and hits[0]["snippet"]:
-        answer = {"text": hits[0]["snippet"], "node_id": hits[0]["node_id"]}
-    return {
-        "question": question,
-        "edition": edition,
-        "concepts": concepts,
-        "answer": answer,
-        "hits": hits,
-        "engine": "fallback",
-    }
-
-
 #: answers kept per worker: players ask the same few questions again and again
 ASK_CACHE_SIZE = 512
 _ASK_CACHE: OrderedDict[tuple[str, str, str | None, int], dict[str, Any]] = OrderedDict()
@@ -136,12 +56,10 @@ _ASK_LOCK = threading.Lock()
 
 
 def run_ask(build: Build, question: str, edition: str | None, limit: int) -> dict[str, Any]:
-    """The ask object for ``question`` (contract of ``rulekb ask --json``), plus page extras.
-
-    ``kb.ask`` answers when the build has its search index; a build without one (an older or a
-    partial build) is searched by :meth:`Build.simple_search`, and ``engine`` says which answered.
-    Answers are cached per worker and per build (a rebuild is a new :class:`Build`, a new key);
-    callers get a shallow copy they may change.
+    """The ask object for ``question`` (``kb.ask``: the contract of ``rulekb ask --json``), plus the
+    cited lines of its FAQ entry. A build without a search index raises IndexMissingError (a 503
+    that says to run ``rulekb build``). Answers are cached per worker and per build (a rebuild has
+    a new manifest stamp, a new key); callers get a shallow copy they may change.
     """
     key = (f"{build.path}@{build.stamp}", question, edition, limit)
     with _ASK_LOCK:
@@ -158,30 +76,12 @@ def run_ask(build: Build, question: str, edition: str | None, limit: int) -> dic
 
 
 def _answer(build: Build, question: str, edition: str | None, limit: int) -> dict[str, Any]:
-    ask = _kb_ask()
-    result: dict[str, Any] | None = None
-    if ask is not None:
-        try:
-            result = dict(ask(question, edition=edition, limit=limit, build_dir=build.path))
-            result.setdefault("engine", "index")
-        except IndexMissingError:
-            result = None
-    if result is None:
-        result = _fallback_ask(build, question, edition, limit)
-    result.setdefault("id", None)
-    result.setdefault("question", question)
-    result.setdefault("edition", edition)
-    result.setdefault("concepts", [])
-    result.setdefault("answer", None)
-    result.setdefault("hits", [])
+    from kb.ask import ask
+
+    result: dict[str, Any] = dict(ask(question, edition=edition, limit=limit, build_dir=build.path))
     faq = result.get("faq")
-    if "faq" not in result:
-        result["faq"] = faq_for(question, edition)
-    elif isinstance(faq, dict) and "citations" not in faq:
+    if isinstance(faq, dict) and "citations" not in faq:
         result["faq"] = {**faq, "citations": _faq_citations(str(faq.get("id", "")))}
-    if "did_you_mean" not in result:
-        best = max((h.get("score") or 0 for h in result["hits"]), default=0)
-        result["did_you_mean"] = build.did_you_mean(question) if best < FALLBACK_ANSWER_SCORE else None
     return result
 
 
