@@ -97,10 +97,28 @@ def coverage(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures)
     return found / total if total > 0 else 0.0
 
 
-def _sentence_score(index: KnowledgeIndex, lemmas: Sequence[str], weights: dict[str, float], numbers: set[str]) -> float:
+#: Question words asking for a quantity: then a sentence with a number or dice answers better.
+QUANTITY_WORDS = frozenset(
+    {"сколько", "размер", "диаметр", "длина", "далеко", "дальность", "расстояние", "дистанция", "много",
+     "максимум", "минимум", "many", "much", "far", "distance", "size", "range", "long", "big"}
+)
+#: Bonus of a sentence with a number for a quantity question, as a share of the best term weight.
+W_QUANTITY = 0.6
+#: A sentence of fewer terms than this is a label («[ТЯЖЕЛЫЙ]»), not a ruling.
+MIN_SENTENCE_TERMS = 5
+_NUMBER = re.compile(r"^(?:\d|[+\-]\d|d\d)")
+
+
+def _sentence_score(
+    index: KnowledgeIndex, lemmas: Sequence[str], weights: dict[str, float], numbers: set[str], quantity: float
+) -> float:
     seen = set(lemmas)
     score = sum(w for t, w in weights.items() if t in seen)
     score += sum(0.5 * index.idf(n) for n in numbers if n in seen)
+    if quantity and any(_NUMBER.match(t) for t in seen):
+        score += quantity
+    if len(lemmas) < MIN_SENTENCE_TERMS:
+        score *= 0.5
     return score
 
 
@@ -115,7 +133,9 @@ def answer_sentences(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeF
             for lemma in index.lemmas_of(phrase):
                 weights[lemma] = max(weights.get(lemma, 0.0), index.idf(lemma))
     numbers = set(parsed.numbers)
-    scores = [_sentence_score(index, lemmas, weights, numbers) for lemmas in features.sentence_lemmas]
+    asks_quantity = any(word.lemma in QUANTITY_WORDS for word in parsed.words)
+    quantity = W_QUANTITY * max(weights.values(), default=0.0) if asks_quantity else 0.0
+    scores = [_sentence_score(index, lemmas, weights, numbers, quantity) for lemmas in features.sentence_lemmas]
     best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
     chosen = [best]
     # a sentence that announces a list or a condition needs the next one
