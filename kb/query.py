@@ -913,6 +913,38 @@ def reading_links(surface: Iterable[str]) -> dict[str, list[str]]:
     return {key: sorted(values) for key, values in sorted(links.items())}
 
 
+_VERB_END = re.compile(r"(?:ывать|ивать|вать|ать|ять|ить|еть|ыть)$")
+
+
+def aspect_key(word: str) -> str | None:
+    """The stem a verb shares with its other aspect: «проиграть», «проигрывать» → «проигр»;
+    «назначить», «назначать(ся)» → «назнач». ``None`` for a word that is not an infinitive."""
+    if word.endswith(("ться", "тись")):
+        word = word[:-2]
+    if not word.endswith("ть"):
+        return None
+    stem = _VERB_END.sub("", word)
+    return stem if len(stem) >= 4 and stem != word else None
+
+
+@lru_cache(maxsize=4)
+def _aspect_index(vocabulary: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    index: dict[str, list[str]] = {}
+    for word in vocabulary:
+        key = aspect_key(word)
+        if key is not None:
+            index.setdefault(key, []).append(word)
+    return {key: tuple(sorted(words)) for key, words in index.items()}
+
+
+def aspect_partners(word: str, vocabulary: frozenset[str]) -> tuple[str, ...]:
+    """Verbs of the texts with the same aspect stem as ``word`` (itself excluded)."""
+    key = aspect_key(word)
+    if key is None:
+        return ()
+    return tuple(w for w in _aspect_index(vocabulary).get(key, ()) if w != word)
+
+
 def _readings(original: str, text: str, variants: dict[str, list[str]] | None) -> list[str]:
     found = [r for r in readings(original)[1:] if r != text]
     for other in (variants or {}).get(text, ()):
@@ -966,10 +998,29 @@ def parse_query(
     body = _strip_edition_words(cleaned)
     matcher = matcher if matcher is not None else default_matcher()
     terms = list(tokens(body))
+    matches = matcher.match_terms(terms, query=True, raw=body)
+    if vocabulary is not None and any("-" in t.original for t in terms):
+        # «анти-техника», «супер-спас»: a hyphenated word neither the texts nor the termbase know
+        # is read as its parts
+        named = {i for m in matches for i in range(m.start, m.end)}
+        split = [
+            t for t in terms
+            if "-" in t.original and t.position not in named and t.text not in vocabulary
+            and not matcher.fuzzy(t.original, edits=False)
+        ]
+        if split:
+            chars = list(body)
+            for t in split:
+                for offset in range(t.start, t.end):
+                    if chars[offset] == "-":
+                        chars[offset] = " "
+            body = "".join(chars)
+            terms = list(tokens(body))
+            matches = matcher.match_terms(terms, query=True, raw=body)
     weighted: dict[str, QueryTerm] = {}
     covered: dict[int, str] = {}
     slang: set[int] = set()
-    for match in matcher.match_terms(terms, query=True, raw=body):
+    for match in matches:
         parsed.concept_phrases.setdefault(match.concept, []).append(match.phrase)
         if match.concept not in parsed.concepts:
             parsed.concepts.append(match.concept)
@@ -1017,6 +1068,12 @@ def parse_query(
                 for other in synonyms.get(reading, ()):
                     _add(weighted, other, EXPANSION_WEIGHT, "synonym")
                     alternatives.append(other)
+            if vocabulary is not None:
+                # the verb's other aspect («проиграть» ~ «проигрывать», «назначить» ~ «назначать»)
+                for other in aspect_partners(text, frozenset(vocabulary)):
+                    if other not in alternatives:
+                        _add(weighted, other, VARIANT_WEIGHT * own, "variant")
+                        alternatives.append(other)
         word = QueryWord(term.original, text, tuple(alternatives), concept=concept)
         parsed.words.append(word)
         if concept or len(term.original) < 4:
