@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from corpus.citations import normalise_space
 from corpus.errors import LinkError
 from corpus.models import NON_RULE_KINDS, RuleNode
 
@@ -103,10 +104,6 @@ class Curation:
     defines: list[CuratedDefine] = field(default_factory=list)
     references: list[CuratedReference] = field(default_factory=list)
     mechanics: list[Mechanic] = field(default_factory=list)
-
-
-def normalise_space(text: str) -> str:
-    return " ".join(text.split())
 
 
 def project_path(path: Path) -> str:

@@ -29,8 +29,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
+from corpus.citations import NodeLike, missing_quotes, overlapping_nodes
 from corpus.errors import CorpusError, ExampleError
 from corpus.reader import find_source, read_lines
 from engine.errors import EngineError
@@ -53,7 +54,6 @@ __all__ = [
 EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _FIELDS = {"id", "title", "printed", "concepts", "rule_ids", "run", "explanation", "citations", "inputs", "expected"}
-_SPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -193,20 +193,12 @@ def load_examples(directory: Path = EXAMPLES_DIR) -> list[Example]:
 # --- checking ---------------------------------------------------------------------------------------
 
 
-def _normalise(text: str) -> str:
-    text = text.replace("\u00a0", " ").replace("\u202f", " ").replace("\u2009", " ")
-    return _SPACE.sub(" ", text).strip()
-
-
 def check_quotes(citation: Citation) -> list[str]:
     """Problems with the citation's quotes: each must occur in the cited lines (whitespace collapsed)."""
-    lines = read_lines(citation.source)
     a, b = citation.lines
-    text = _normalise(" ".join(lines[a - 1 : b]))
     return [
         f"quote {quote!r} is not in {citation.source} lines {a}-{b}"
-        for quote in citation.quotes
-        if _normalise(quote) not in text
+        for quote in missing_quotes(citation.source, citation.lines, citation.quotes)
     ]
 
 
@@ -271,31 +263,15 @@ def run_example(example: Example) -> ExampleResult:
     return out
 
 
-class NodeLike(Protocol):
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def source_id(self) -> str: ...
-
-    @property
-    def lines(self) -> tuple[int, int]: ...
-
-    @property
-    def is_leaf(self) -> bool: ...
-
-
 def resolve_rule_ids(citations: Iterable[Citation], nodes: Iterable[NodeLike]) -> list[str]:
     """Ids of the leaf nodes whose line spans overlap a citation of the same source, in node order."""
-    spans = [(c.source, c.lines) for c in citations]
-    found: list[str] = []
-    for node in nodes:
-        if not node.is_leaf or node.id in found:
-            continue
-        start, end = node.lines
-        if any(source == node.source_id and start <= b and a <= end for source, (a, b) in spans):
-            found.append(node.id)
-    return found
+    node_list = list(nodes)
+    found = {
+        node_id
+        for citation in citations
+        for node_id in overlapping_nodes(citation.source, citation.lines, node_list)
+    }
+    return [node.id for node in node_list if node.id in found]
 
 
 def run_examples(

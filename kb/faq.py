@@ -19,10 +19,11 @@ import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from corpus.citations import NodeLike, normalise_space, overlapping_nodes
 from corpus.errors import RulebaseError, TermbaseError
 from corpus.reader import load_manifest, read_lines
 from kb.analysis import fold, lemma, lemmas
@@ -57,11 +58,6 @@ _SLUG = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 
 class FaqError(TermbaseError):
     """``kb/data/faq.toml`` is missing, not TOML, or has an invalid entry."""
-
-
-def normalise_space(text: str) -> str:
-    """Collapse every run of whitespace (no-break spaces included) to one space and strip."""
-    return " ".join(text.split())
 
 
 def _non_blank(values: Iterable[str], what: str) -> None:
@@ -272,37 +268,11 @@ def check_citations(
     return problems
 
 
-class NodeLike(Protocol):
-    """What :func:`citation_node_ids` needs of a rule node (``corpus.models.RuleNode`` fits)."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def source_id(self) -> str: ...
-
-    @property
-    def lines(self) -> tuple[int, int]: ...
-
-    @property
-    def is_leaf(self) -> bool: ...
-
-
 def citation_node_ids(
     citation: FaqCitation, nodes: Iterable[NodeLike], *, leaves_only: bool = True
 ) -> list[str]:
     """Ids of the nodes of the cited source whose line span overlaps the citation, in text order."""
-    start, end = citation.lines
-    hits = [
-        node
-        for node in nodes
-        if node.source_id == citation.source
-        and (node.is_leaf or not leaves_only)
-        and node.lines[0] <= end
-        and node.lines[1] >= start
-    ]
-    hits.sort(key=lambda node: (node.lines[0], node.lines[1], node.id))
-    return [node.id for node in hits]
+    return overlapping_nodes(citation.source, citation.lines, nodes, leaves_only=leaves_only)
 
 
 def entry_node_ids(entry: FaqEntry, nodes: Sequence[NodeLike], *, leaves_only: bool = True) -> list[str]:
