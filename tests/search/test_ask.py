@@ -157,3 +157,25 @@ def test_other_editions_name_the_same_concept_once_each(built: Path) -> None:
     index = get_index(built)
     for other in others:
         assert other["concept"] in index.features[other["node_id"]].defines
+
+
+def test_a_quantity_question_prefers_a_sentence_with_a_number(built: Path) -> None:
+    from kb.ask import _sentence_score
+
+    index = get_index(built)
+    weights = {"модель": 1.0, "двигаться": 1.0}
+    plain = ("модель", "двигаться", "вперед", "по", "поле")
+    number = ("модель", "двигаться", "на", '6"', "вперед")
+    assert _sentence_score(index, number, weights, set(), 0.5) > _sentence_score(index, plain, weights, set(), 0.5)
+    # without a quantity asked, the number is no reason to prefer a sentence
+    assert _sentence_score(index, number, weights, set(), 0.0) == _sentence_score(index, plain, weights, set(), 0.0)
+    # a label of two words is not a ruling
+    assert _sentence_score(index, ("модель", "двигаться"), weights, set(), 0.0) < _sentence_score(
+        index, plain, weights, set(), 0.0
+    )
+
+
+def test_how_many_is_answered_with_a_number(built: Path) -> None:
+    result = ask("Сколько очков командования получает каждый игрок в фазе командования?", build_dir=built)
+    assert result["answer"] is not None
+    assert re.search(r"\d", result["answer"]["text"])
