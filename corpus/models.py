@@ -65,6 +65,8 @@ class SourceParserSettings(BaseModel):
     """The text opens with a table of contents (a block of short title lines before the rules)."""
     glued_keywords: bool = False
     """Keywords in capitals are glued to neighbouring words and must be split in ``text_clean``."""
+    glued_words: bool = False
+    """Lower-case words are glued together in places («вигре»); split them in ``text_clean``."""
     disabled_rules: tuple[str, ...] = ()
     """Names of parser rules switched off for this source."""
     bullets: str = Field("list", pattern="^(summary|list)$")

@@ -12,7 +12,14 @@ from functools import lru_cache
 
 import pymorphy3
 
-__all__ = ["CLEANERS", "clean_line", "join_paragraph", "split_glued_keywords", "starts_continuation"]
+__all__ = [
+    "CLEANERS",
+    "clean_line",
+    "join_paragraph",
+    "split_glued_keywords",
+    "split_glued_words",
+    "starts_continuation",
+]
 
 _UP = "А-ЯЁ"
 _LO = "а-яё"
@@ -71,6 +78,55 @@ def split_glued_keywords(text: str) -> str:
     return _PERIOD_THEN_WORD.sub(r"\1\2 \3", text)
 
 
+_ONE_LETTER_WORDS = frozenset("вксиоуа")
+_CYR_WORD = re.compile(rf"[{_UP}{_LO}]{{5,}}")
+
+
+def _segment(word: str) -> list[str] | None:
+    """The fewest known words that ``word`` is made of (dynamic programming over prefixes)."""
+    best: list[list[str] | None] = [None] * (len(word) + 1)
+    best[0] = []
+    for end in range(1, len(word) + 1):
+        for start in range(max(0, end - 25), end):
+            head = best[start]
+            piece = word[start:end]
+            known = piece in _ONE_LETTER_WORDS if len(piece) == 1 else _known(piece)
+            if head is not None and known and (best[end] is None or len(head) + 1 < len(best[end] or ())):
+                best[end] = [*head, piece]
+    return best[len(word)]
+
+
+@lru_cache(maxsize=20_000)
+def _split_word(word: str) -> str:
+    lower = word.lower()
+    if _known(lower):
+        return word
+    pieces = _segment(lower)
+    if not pieces or len(pieces) < 2:
+        return word
+    # «вигре» → «в игре»: a one-letter preposition or conjunction glued to one known word
+    one_letter_first = len(pieces) == 2 and len(pieces[0]) == 1
+    # «чтокаждыйигрокбросаеткубик»: a long run of known words, none a fragment
+    long_run = (
+        len(lower) >= 14
+        and len(pieces[0]) >= 3
+        and all(len(p) >= 3 or (len(p) == 1 and i > 0) for i, p in enumerate(pieces))
+    )
+    if not (one_letter_first or long_run):
+        return word
+    out, pos = [], 0
+    for piece in pieces:  # keep the printed letters (and their case)
+        out.append(word[pos : pos + len(piece)])
+        pos += len(piece)
+    return " ".join(out)
+
+
+def split_glued_words(text: str) -> str:
+    """Split lower-case words the translation glued together («вигре» → «в игре»), where every
+    piece is a dictionary word and the whole is not."""
+    return _CYR_WORD.sub(lambda m: _split_word(m.group(0)), text)
+
+
 def _punctuation(text: str) -> str:
     return _SPACE_BEFORE_PUNCT.sub(r"\1", text)
 
@@ -80,16 +136,17 @@ CLEANERS: dict[str, Callable[[str], str]] = {
     "unicode": _unicode,
     "spaces": _spaces,
     "glued_keywords": split_glued_keywords,
+    "glued_words": split_glued_words,
     "punctuation": _punctuation,
 }
 
 
-def clean_line(line: str, glued_keywords: bool = False) -> str:
-    """One raw line → its clean form."""
+def clean_line(line: str, glued_keywords: bool = False, glued_words: bool = False) -> str:
+    """One raw line → its clean form; the two splitting steps run where the source asks."""
+    skip = {name for name, on in (("glued_keywords", glued_keywords), ("glued_words", glued_words)) if not on}
     for name, step in CLEANERS.items():
-        if name == "glued_keywords" and not glued_keywords:
-            continue
-        line = step(line)
+        if name not in skip:
+            line = step(line)
     return line
 
 

@@ -138,8 +138,10 @@ class TreeBuilder:
         return self.ctx.source
 
     def _clean(self, start: int, end: int) -> str:
-        glued = self.source.parser.glued_keywords
-        parts = [clean_line(line, glued) for line in self.ctx.raw[start : end + 1]]
+        settings = self.source.parser
+        parts = [
+            clean_line(line, settings.glued_keywords, settings.glued_words) for line in self.ctx.raw[start : end + 1]
+        ]
         return join_paragraph(parts)
 
     def _add(self, kind: NodeKind, start: int, end: int, title: str, slug_from: str, page: int | None) -> str:
@@ -154,7 +156,7 @@ class TreeBuilder:
                 edition=self.source.edition,
                 kind=kind,
                 title=title,
-                title_clean=clean_line(title, self.source.parser.glued_keywords),
+                title_clean=clean_line(title, self.source.parser.glued_keywords, self.source.parser.glued_words),
                 parent_id=parent.node_id,
                 order=parent.children,
                 lines=(start + 1, end + 1),

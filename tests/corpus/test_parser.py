@@ -169,3 +169,12 @@ def test_stratagems_are_leaves_named_by_their_printed_name(corpus: ParsedCorpus)
     # a long box is cut at a field and keeps its name: the overwatch effect is findable by name
     effect = boxes["КОНТРОЛЬ ЗА ПОЖАРОМ — ЭФФЕКТ"]
     assert "6" in effect.text_clean and effect.lines[0] > boxes["КОНТРОЛЬ ЗА ПОЖАРОМ"].lines[1]
+
+
+def test_glued_lowercase_words_are_split_where_the_source_asks(corpus: ParsedCorpus) -> None:
+    rules = " ".join(n.text_clean for n in corpus.nodes if n.source_id == "6e-rules")
+    assert "Боевая единица сражается неплотной группой с промежутками" in rules
+    assert "в игре" in rules and "вигре" not in rules
+    assert "спасбросок" in rules.lower()  # a dictionary-unknown game word stays whole
+    raw = " ".join(n.text for n in corpus.nodes if n.source_id == "6e-rules")
+    assert "вигре" in raw  # the raw text is never changed
