@@ -843,6 +843,9 @@ class ParsedQuery:
     concepts: list[str] = field(default_factory=list)
     """Concept ids, in the order the question names them."""
     concept_phrases: dict[str, list[str]] = field(default_factory=dict)
+    concept_share: dict[str, float] = field(default_factory=dict)
+    """Concept → 1 / the number of concepts its words named («атака» names attack, attacks and
+    charge: a third each); the best share when it was named more than once. Missing means 1."""
     editions: list[str] = field(default_factory=list)
     """Editions named in the text (or the explicit one), in order."""
     explicit_edition: str | None = None
@@ -1020,7 +1023,12 @@ def parse_query(
     weighted: dict[str, QueryTerm] = {}
     covered: dict[int, str] = {}
     slang: set[int] = set()
+    span_size: dict[tuple[int, int], int] = {}
     for match in matches:
+        span_size[(match.start, match.end)] = span_size.get((match.start, match.end), 0) + 1
+    for match in matches:
+        share = 1.0 / span_size[(match.start, match.end)]
+        parsed.concept_share[match.concept] = max(parsed.concept_share.get(match.concept, 0.0), share)
         parsed.concept_phrases.setdefault(match.concept, []).append(match.phrase)
         if match.concept not in parsed.concepts:
             parsed.concepts.append(match.concept)

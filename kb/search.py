@@ -59,6 +59,8 @@ IDF_FROM_TEXT = True
 #: A concept named in at most this many leaves has full weight.
 CONCEPT_FULL_WEIGHT_AT = 6
 W_DEFINES = 0.4
+#: A concept named by ambiguous words (one of k concepts of the same words) weighs share ** this.
+CONCEPT_SHARE_POWER = 1.0
 W_MENTIONS = 0.12
 W_HEADING = 0.9
 W_EDITION = 1.0
@@ -294,6 +296,7 @@ def clauses(parsed: ParsedQuery, index: KnowledgeIndex | None = None) -> list[tu
             result.append((name, term.text, term.weight * boost))
     for concept in parsed.concepts:
         weight = index.concept_weight(concept) if index is not None else 1.0
+        weight *= parsed.concept_share.get(concept, 1.0) ** CONCEPT_SHARE_POWER
         result.append(("concepts", concept, 0.6 * weight))
         result.append(("defines", concept, 1.2 * weight))
     return result
@@ -359,7 +362,10 @@ class _QueryFeatures:
             total=sum(words.values()) or 1.0,
             units=units,
             units_total=sum(w for _, w, _ in units) or 1.0,
-            concept_weights=[(c, index.concept_weight(c)) for c in parsed.concepts],
+            concept_weights=[
+                (c, index.concept_weight(c) * parsed.concept_share.get(c, 1.0) ** CONCEPT_SHARE_POWER)
+                for c in parsed.concepts
+            ],
         )
 
 

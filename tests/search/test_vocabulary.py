@@ -190,3 +190,17 @@ def test_ordinary_leaves_have_no_own_name(built: Path) -> None:
     nodes = load_nodes(built)
     leaves = [n for n in nodes if n.kind.value == "rule"]
     assert sum(1 for n in leaves if own_title(n)) < len(leaves) // 10
+
+
+def test_concepts_named_by_the_same_words_share_their_weight() -> None:
+    matcher = ConceptMatcher(
+        [
+            ConceptEntry("charge", "Charge", (("рывок", "alias", ""), ("чардж", "alias", ""))),
+            ConceptEntry("surge-move", "Surge move", (("рывок", "alias", ""),)),
+        ]
+    )
+    shared = parse_query("рывок", matcher=matcher)
+    assert set(shared.concepts) == {"charge", "surge-move"}
+    assert shared.concept_share == {"charge": 0.5, "surge-move": 0.5}
+    # named unambiguously elsewhere in the question, a concept has its full weight
+    assert parse_query("рывок и чардж", matcher=matcher).concept_share["charge"] == 1.0
