@@ -86,6 +86,8 @@ class SourceParserSettings(BaseModel):
     """Regex of the line where translator credits begin (they run to the end)."""
     box_start: str = ""
     """Regex of the line that opens a boxed rule (a stratagem's «КОГДА:»): it starts a leaf."""
+    box_parent_level: int | None = None
+    """A box hangs under the nearest open heading of this level or above (its chapter)."""
     box_field: str = ""
     """Regex of a later field of a box («ЭФФЕКТ:»); a long box is split there, keeping its name."""
     box_title: str = ""

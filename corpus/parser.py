@@ -251,6 +251,10 @@ class TreeBuilder:
             else:
                 self.open_leaf(NodeKind.SUMMARY, block)
         elif kind is BlockKind.BOX:
+            self.flush()
+            level = self.source.parser.box_parent_level
+            while level is not None and len(self.stack) > 1 and self.stack[-1].level > level:
+                self.stack.pop()  # a box belongs to its chapter, not to the passage before it
             self.open_leaf(NodeKind.RULE, block)
             assert self.leaf is not None
             self.leaf.limit = MAX_LEAF_LINES

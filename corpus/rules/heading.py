@@ -63,8 +63,6 @@ def _plausible(ctx: Context, i: int, text: str) -> bool:
         return False
     if _GLUED.search(text) or " ," in text or ": " in text:
         return False
-    if "," in text and len(_words(text)) > 5:
-        return False
     if ctx.next_nonblank(i) is None:
         return False
     return not _prev_sentence_open(ctx, i)
