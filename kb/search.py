@@ -70,7 +70,7 @@ W_FIRST = 0.08
 #: Share of the question's words the leaf (or its headings, or concepts) carries, and the best
 #: share held by one sentence: words that meet in one sentence answer together.
 W_COVER = 1.0
-W_SENTENCE = 0.5
+W_SENTENCE = 1.25
 #: With no edition named, another edition's best leaf scoring at least this share of the first
 #: hit's score is moved up to second place (0 switches this off).
 DIVERSIFY = 0.7
