@@ -52,6 +52,7 @@ __all__ = [
     "Vocabulary",
     "clean_query",
     "detect_editions",
+    "is_comparison",
     "load_concepts",
     "load_vocabulary",
     "parse_query",
@@ -146,6 +147,20 @@ _DICE_CONTEXT = re.compile(
     re.IGNORECASE,
 )
 _DICE_WORD = re.compile(r"^(?:\d\s?-?\s?(?:ка|ке|ки|ку|кой)|шестерк\w*|семерк\w*|десятк\w*)", re.IGNORECASE)
+
+
+#: The edition a comparison with one named edition is made against.
+NEWEST_EDITION = "10"
+_COMPARISON = re.compile(
+    r"изменил|поменял|отлича|отличи|разниц|по сравнению|\bбыло\b.*\bстало\b|"
+    r"\bvs\.?\b|versus|differ|comparison|compared? (?:with|to) the|changed|change[sd]? (?:from|since|between)",
+    re.IGNORECASE,
+)
+
+
+def is_comparison(text: str) -> bool:
+    """Does the question ask how editions differ («чем отличается», «как изменился», «vs»)?"""
+    return bool(_COMPARISON.search(text))
 
 
 def detect_editions(text: str) -> list[str]:
@@ -849,6 +864,9 @@ class ParsedQuery:
     editions: list[str] = field(default_factory=list)
     """Editions named in the text (or the explicit one), in order."""
     explicit_edition: str | None = None
+    compare: bool = False
+    """The question compares editions («как изменился овервотч с 6-й», «difference between…»):
+    its editions are each given a place at the top instead of one filtering the others."""
     corrections: dict[str, str] = field(default_factory=dict)
     """Unknown word → the word of the texts it was corrected to."""
     numbers: list[str] = field(default_factory=list)
@@ -998,6 +1016,10 @@ def parse_query(
     cleaned = clean_query(question)
     parsed = ParsedQuery(text=question, cleaned=cleaned, explicit_edition=edition)
     parsed.editions = [edition] if edition is not None else detect_editions(cleaned)
+    if edition is None and is_comparison(cleaned):
+        parsed.compare = True
+        if len(parsed.editions) == 1:  # «с 6-й редакции»: from that edition to the newest, or back
+            parsed.editions.append(NEWEST_EDITION if parsed.editions[0] != NEWEST_EDITION else "6")
     body = _strip_edition_words(cleaned)
     matcher = matcher if matcher is not None else default_matcher()
     terms = list(tokens(body))

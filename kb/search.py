@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -457,12 +458,27 @@ def search_parsed(
         score = _rerank(index, parsed, query, features, float(base)) if query is not None else float(base)
         scored.append((score, index.order[features.id], features))
     scored.sort(key=lambda item: (-item[0], item[1]))
-    if not parsed.editions and DIVERSIFY:
+    if parsed.compare and len(parsed.editions) > 1:
+        scored = _lead_with_each_edition(scored, parsed.editions)
+    elif not parsed.editions and DIVERSIFY:
         scored = _diversify(scored)
     hits = [make_hit(features, score) for score, _, features in scored[:limit]]
     if snippets:
         fill_snippets(parsed, hits, index)
     return hits
+
+
+def _lead_with_each_edition(
+    scored: list[tuple[float, int, NodeFeatures]], editions: Sequence[str]
+) -> list[tuple[float, int, NodeFeatures]]:
+    """A comparison: the best leaf of each named edition first (in score order), then the rest."""
+    leaders: list[tuple[float, int, NodeFeatures]] = []
+    for edition in editions:
+        best = next((item for item in scored if item[2].edition == edition), None)
+        if best is not None and best not in leaders:
+            leaders.append(best)
+    leaders.sort(key=lambda item: (-item[0], item[1]))
+    return leaders + [item for item in scored if item not in leaders]
 
 
 def _diversify(scored: list[tuple[float, int, NodeFeatures]]) -> list[tuple[float, int, NodeFeatures]]:

@@ -1,0 +1,53 @@
+"""A question comparing editions gets each edition's rule at the top, not a filter on one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.ask import ask
+from kb.query import is_comparison, parse_query
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Как изменился овервотч с 6-й редакции?",
+        "Чем отличается консолидация в 6-й и 10-й?",
+        "Разница между тестом на лидерство в шестёрке и боевым шоком",
+        "overwatch 6th vs 10th",
+        "How did charging change since 6th edition?",
+    ],
+)
+def test_comparisons_are_recognised(question: str) -> None:
+    assert is_comparison(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Как в 10-ке проходит тест на лидерство: сколько кубов и с чем сравнивать?",
+        "Различные значения стойкости в отряде",
+        "Сравните результат броска с лидерством",
+        "What changes a hit roll modifier?",
+    ],
+)
+def test_other_questions_are_not(question: str) -> None:
+    assert not is_comparison(question)
+
+
+def test_one_named_edition_is_compared_with_the_newest() -> None:
+    parsed = parse_query("Как изменился овервотч с 6-й редакции?")
+    assert parsed.compare and parsed.editions == ["6", "10"]
+    assert parse_query("Как изменился овервотч в 10-й?").editions == ["10", "6"]
+    assert not parse_query("Овервотч в 6-й").compare
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Как изменился овервотч с 6-й редакции?", "Чем отличается консолидация в 6-й и 10-й?"],
+)
+def test_each_compared_edition_leads(built: Path, question: str) -> None:
+    result = ask(question, build_dir=built, limit=5)
+    assert {hit["edition"] for hit in result["hits"][:2]} == {"6", "10"}
