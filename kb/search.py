@@ -22,6 +22,7 @@ import html
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -409,10 +410,16 @@ def _rerank(
     return base * (1.0 + bonus) * factor
 
 
+@lru_cache(maxsize=4096)
+def _token_spans(text: str) -> tuple[tuple[str, int, int], ...]:
+    """The analysed terms of a leaf's text with their spans (a leaf is analysed once per process)."""
+    return tuple((t.text, t.start, t.end) for t in tokens(text))
+
+
 def snippet(features: NodeFeatures, terms: set[str], width: int = 240) -> str:
     """The leaf's best window of about ``width`` characters, matched words in ``<b>…</b>``."""
     text = features.text
-    marks: list[tuple[int, int]] = [(t.start, t.end) for t in tokens(text) if t.text in terms]
+    marks: list[tuple[int, int]] = [(a, b) for term, a, b in _token_spans(text) if term in terms]
     if len(text) <= width:
         start, end = 0, len(text)
     else:
