@@ -97,6 +97,27 @@ def clean_query(text: str) -> str:
     return " ".join("".join(kept).split())
 
 
+_NEGATED = re.compile(r"\b(can|won|ca|wo)?(\w*)n['’]t\b", re.IGNORECASE)
+#: «what's», «it's», «they're»: a pronoun or question word with its verb («model's» stays: the
+#: termbase has «Model's eye view», «No man's land»).
+_CONTRACTED = re.compile(
+    r"\b(what|who|where|when|how|why|that|it|there|here|he|she|i|you|we|they)['’](?:s|re|ll|ve|d|m)\b",
+    re.IGNORECASE,
+)
+
+
+def expand_contractions(text: str) -> str:
+    """English contractions as words: «can't» → «can not», «what's» → «what» (the analyser would
+    keep «what'» and «couldn't» as words no text has)."""
+
+    def negated(match: re.Match[str]) -> str:
+        head = (match.group(1) or "") + match.group(2)
+        head = {"ca": "can", "wo": "will", "won": "will"}.get(head.lower(), head)
+        return f"{head} not"
+
+    return _CONTRACTED.sub(r"\1", _NEGATED.sub(negated, text))
+
+
 # --- editions ---------------------------------------------------------------------------------
 
 _NUM_SUFFIX = r"(?:-?\s?(?:я|й|ой|ая|ей|ю|ую|ка|ке|ки|ку|кой|кe|th|e|ed|ed\.|ed\b|ая))"
@@ -449,6 +470,23 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "same": ("один", "тот"),
     "instead": ("вместо",),
     "fire": ("огонь", "стрельба"),
+    "max": ("максимум", "максимальный"),
+    "other": ("другой",),
+    "over": ("поверх", "через"),
+    "during": ("время",),
+    "against": ("против",),
+    "big": ("большой",),
+    "large": ("большой",),
+    "small": ("малый", "маленький"),
+    "give": ("давать", "дать"),
+    "one": ("один",),
+    "normally": ("обычно", "обычный"),
+    "usually": ("обычно", "обычный"),
+    "flee": ("бегство", "отступать"),
+    "eldar": ("эльдар", "эльдарский"),
+    "kill": ("убить", "уничтожить"),
+    "agreement": ("договоренность",),
+    "agree": ("договориться", "договоренность"),
 }
 
 #: Question and function words: searched, but at a low weight (they rarely decide the passage).
@@ -1020,7 +1058,7 @@ def parse_query(
         parsed.compare = True
         if len(parsed.editions) == 1:  # «с 6-й редакции»: from that edition to the newest, or back
             parsed.editions.append(NEWEST_EDITION if parsed.editions[0] != NEWEST_EDITION else "6")
-    body = _strip_edition_words(cleaned)
+    body = expand_contractions(_strip_edition_words(cleaned))
     matcher = matcher if matcher is not None else default_matcher()
     terms = list(tokens(body))
     matches = matcher.match_terms(terms, query=True, raw=body)

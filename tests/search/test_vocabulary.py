@@ -17,6 +17,7 @@ from kb.query import (
     ConceptMatcher,
     aspect_key,
     aspect_partners,
+    expand_contractions,
     load_concepts,
     load_vocabulary,
     parse_query,
@@ -204,3 +205,60 @@ def test_concepts_named_by_the_same_words_share_their_weight() -> None:
     assert shared.concept_share == {"charge": 0.5, "surge-move": 0.5}
     # named unambiguously elsewhere in the question, a concept has its full weight
     assert parse_query("рывок и чардж", matcher=matcher).concept_share["charge"] == 1.0
+
+
+# --- third iteration: player words, English contractions ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "rule_word"),
+    [
+        ("можно юзать страту дважды?", "использовать"),  # slang verb → the texts' verb
+        ("ничья по ранам, что тогда?", "одинаковый"),  # a tie is «одинаковое количество»
+        ("стрелять сквозь своих", "через"),
+        ("сколько морталок наносит", "смертельный"),
+        ("всех выбили", "уничтожить"),
+        ("подъём на крышу считается?", "вершина"),
+    ],
+)
+def test_player_words_search_the_rule_words(question: str, rule_word: str) -> None:
+    assert rule_word in {t.text for t in parse_query(question).terms}
+
+
+@pytest.mark.parametrize(
+    ("question", "concept"),
+    [
+        ("всех пушкарей убили", "crew"),
+        ("танком задавить пехоту", "tank-shock"),
+        ("прицельно выбить героя", "precision"),
+    ],
+)
+def test_player_phrases_name_the_rule(question: str, concept: str) -> None:
+    assert concept in parse_query(question).concepts
+
+
+def test_not_rolling_means_automatically() -> None:
+    assert "автоматически" in {t.text for t in parse_query("есть страта, чтобы не кидать бэтлшок?").terms}
+    assert "автоматически" not in {t.text for t in parse_query("сколько кубиков кидать на бэтлшок?").terms}
+
+
+@pytest.mark.parametrize(
+    ("text", "expanded"),
+    [
+        ("What's the max range?", "What the max range?"),
+        ("Can't I shoot?", "can not I shoot?"),
+        ("it couldn't arrive", "it could not arrive"),
+        ("they won’t", "they will not"),
+        # a possessive is a word of its own: the termbase prints «Model's eye view»
+        ("Model's eye view", "Model's eye view"),
+        ("No man's land", "No man's land"),
+    ],
+)
+def test_english_contractions_are_read_as_words(text: str, expanded: str) -> None:
+    assert expand_contractions(text) == expanded
+
+
+def test_an_english_question_with_contractions_searches_no_fragments() -> None:
+    searched = {t.text for t in parse_query("What's the max distance? Can't it move?").terms}
+    assert not any("'" in term for term in searched)
+    assert {"максимум", "не"} <= searched
