@@ -127,7 +127,7 @@ _EDITION_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\b10\s?(?:th|e|ed|ed\.)(?![\w])",
         r"\b10\s?-?\s?(?:ка|ке|ки|ку|кой)\b",
         r"\b10\s?-?\s?(?:я|й|ой|ая|ей|ую)?\s+" + _EDITION_WORD,
-        r"(?:\bв|\bво|\bиз|\bдля|\bпо|\bи|\bот|\bс|\bчем)\s+10\s?-\s?(?:й|ой|ей|я)\b",
+        r"(?:\bв|\bво|\bиз|\bдля|\bпо|\bи|\bот|\bс|\bчем)\s+10\s?-?\s?(?:й|ой|ей|я)\b",
         r"\bдесятк\w*",
         r"\bдесят\w*\s+" + _EDITION_WORD,
         r"\btenth\b",
@@ -136,7 +136,7 @@ _EDITION_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\b6\s?(?:th|e|ed|ed\.)(?![\w])",
         r"\b6\s?-?\s?(?:ка|ке|ки|ку|кой)\b",
         r"\b6\s?-?\s?(?:я|й|ой|ая|ей|ую)?\s+" + _EDITION_WORD,
-        r"(?:\bв|\bво|\bиз|\bдля|\bпо|\bи|\bот|\bс|\bчем)\s+6\s?-\s?(?:й|ой|ей|я)\b",
+        r"(?:\bв|\bво|\bиз|\bдля|\bпо|\bи|\bот|\bс|\bчем)\s+6\s?-?\s?(?:й|ой|ей|я)\b",
         r"\bшестерк\w*",
         r"\bшест\w*\s+" + _EDITION_WORD,
         r"\bsixth\b",
@@ -145,7 +145,7 @@ _EDITION_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\b7\s?(?:th|e|ed|ed\.)(?![\w])",
         r"\b7\s?-?\s?(?:ка|ке|ки|ку|кой)\b",
         r"\b7\s?-?\s?(?:я|й|ой|ая|ей|ую)?\s+" + _EDITION_WORD,
-        r"(?:\bв|\bво|\bиз|\bдля|\bпо|\bи|\bот|\bс|\bчем)\s+7\s?-\s?(?:й|ой|ей|я)\b",
+        r"(?:\bв|\bво|\bиз|\bдля|\bпо|\bи|\bот|\bс|\bчем)\s+7\s?-?\s?(?:й|ой|ей|я)\b",
         r"\bсемерк\w*",
         r"\bседьм\w*\s+" + _EDITION_WORD,
         r"\bseventh\b",
@@ -184,13 +184,24 @@ def is_comparison(text: str) -> bool:
     return bool(_COMPARISON.search(text))
 
 
+#: «перебрасываю 2д6 в 6-ке»: «в 6-ке» says where, not what fell — an edition even after dice words.
+_IN_EDITION = re.compile(r"\bв\s+$")
+
+
+def _is_die_face(match: re.Match[str], folded: str) -> bool:
+    """«выпала шестёрка», «кинул 6-ку»: a number word after dice words is a die face."""
+    before = folded[: match.start()]
+    where = bool(_IN_EDITION.search(before)) and match.group(0).endswith("ке")
+    return bool(_DICE_WORD.match(match.group(0)) and _DICE_CONTEXT.search(before)) and not where
+
+
 def detect_editions(text: str) -> list[str]:
     """Editions the text names, in the order it names them («в 6-й и в 10-й» → ``["6", "10"]``)."""
     folded = fold(text)
     found: list[tuple[int, str]] = []
     for edition, pattern in _EDITION_RE.items():
         for match in pattern.finditer(folded):
-            if _DICE_WORD.match(match.group(0)) and _DICE_CONTEXT.search(folded[: match.start()]):
+            if _is_die_face(match, folded):
                 continue
             found.append((match.start(), edition))
             break
@@ -207,7 +218,7 @@ def _strip_edition_words(text: str) -> str:
         if edition == "kt":
             continue
         for match in pattern.finditer(folded):
-            if _DICE_WORD.match(match.group(0)) and _DICE_CONTEXT.search(folded[: match.start()]):
+            if _is_die_face(match, folded):
                 continue
             spans.append(match.span())
     if not spans:
