@@ -498,6 +498,10 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "kill": ("убить", "уничтожить"),
     "agreement": ("договоренность",),
     "agree": ("договориться", "договоренность"),
+    "use": ("использовать", "применять"),
+    "used": ("использовать", "применять"),
+    "slow": ("замедлять", "замедляться"),
+    "both": ("оба",),
 }
 
 #: Question and function words: searched, but at a low weight (they rarely decide the passage).
