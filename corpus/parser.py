@@ -8,6 +8,7 @@ exactly one node (a heading owns its title line, a leaf its body), in order.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from corpus.normalize import clean_line, join_paragraph
 from corpus.reader import RawText, load_manifest, read_source
 from corpus.rules import RULES, Block, BlockKind, Context
 from corpus.rules.base import HEADING_BLOCKS
+from corpus.rules.labels import label_runs
 
 __all__ = ["MAX_LEAF_LINES", "ParsedCorpus", "ParsedSource", "parse_corpus", "parse_source", "scan"]
 
@@ -24,6 +26,9 @@ __all__ = ["MAX_LEAF_LINES", "ParsedCorpus", "ParsedSource", "parse_corpus", "pa
 TARGET_LEAF_LINES = 15
 #: Longer leaves are reported (tables, contents and credits excepted).
 MAX_LEAF_LINES = 25
+
+#: Passes over the whole block list after the chain, in order (switchable by name like the rules).
+POST_RULES: tuple[tuple[str, Callable[[Context, list[Block]], list[Block]]], ...] = (("label_runs", label_runs),)
 
 _LONG_KINDS = frozenset({NodeKind.TOC, NodeKind.TABLE, NodeKind.CREDITS})
 _BLOCK_LEAF_KIND = {
@@ -102,6 +107,9 @@ class _Heading:
     level: int
     kind: BlockKind
     children: int = 0
+    continues: bool = False
+    """For a numbered step: the next step printed is the next number, so the sequence goes on and
+    a sub-heading before it belongs to this step."""
 
 
 @dataclass
@@ -115,6 +123,7 @@ class TreeBuilder:
     stack: list[_Heading] = field(default_factory=list)
     leaf: _Leaf | None = None
     page: int | None = None
+    steps_continue: dict[int, bool] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         source = self.ctx.source
@@ -211,8 +220,7 @@ class TreeBuilder:
             return settings.step_level
         level = settings.caps_level if block.kind is BlockKind.CAPS else settings.title_level
         top = self.stack[-1]
-        in_toc = title.casefold() in self.ctx.toc_titles
-        if top.kind is BlockKind.STEP and not in_toc and level <= top.level:
+        if top.kind is BlockKind.STEP and top.continues and level <= top.level:
             return top.level + 1  # a sub-heading inside a numbered step
         return level
 
@@ -224,7 +232,7 @@ class TreeBuilder:
             self.stack.pop()
         kind = {BlockKind.STEP: NodeKind.STEP}.get(block.kind, NodeKind.CHAPTER if level == 1 else NodeKind.SECTION)
         node_id = self._add(kind, block.start, block.end, title, title, self.page)
-        self.stack.append(_Heading(node_id, level, block.kind))
+        self.stack.append(_Heading(node_id, level, block.kind, continues=self.steps_continue.get(block.start, False)))
 
     # -- the walk ------------------------------------------------------------------------
     def feed(self, block: Block) -> None:
@@ -250,6 +258,8 @@ class TreeBuilder:
                 self.extend(block)
             else:
                 self.open_leaf(NodeKind.SUMMARY, block)
+        elif kind is BlockKind.LABELS:
+            self.open_leaf(NodeKind.LIST, block)
         elif kind is BlockKind.BOX:
             self.flush()
             level = self.source.parser.box_parent_level
@@ -308,11 +318,30 @@ def _label(text: str, words: int = 8) -> str:
     return label + ("…" if len(parts) > words else "")
 
 
+def _step_number(ctx: Context, block: Block) -> int:
+    return int(re.match(r"\d+", ctx.stripped[block.start]).group(0))  # type: ignore[union-attr]
+
+
+def _steps_continue(ctx: Context, blocks: list[Block]) -> dict[int, bool]:
+    """For each numbered step (by its line): is the next step printed its successor (N → N+1)?"""
+    steps = [b for b in blocks if b.kind is BlockKind.STEP]
+    if not steps:
+        return {}
+    return {
+        step.start: nxt is not None and _step_number(ctx, nxt) == _step_number(ctx, step) + 1
+        for step, nxt in zip(steps, [*steps[1:], None], strict=True)
+    }
+
+
 def parse_source(raw: RawText) -> ParsedSource:
     """Parse one verified text."""
     ctx = Context(source=raw.source, raw=raw.lines)
-    builder = TreeBuilder(ctx, raw.sha256)
-    for block in scan(ctx):
+    blocks = scan(ctx)
+    for name, post in POST_RULES:
+        if name not in ctx.source.parser.disabled_rules:
+            blocks = post(ctx, blocks)
+    builder = TreeBuilder(ctx, raw.sha256, steps_continue=_steps_continue(ctx, blocks))
+    for block in blocks:
         builder.feed(block)
     return ParsedSource(source=raw.source, sha256=raw.sha256, nodes=builder.finish(), issues=ctx.issues)
 

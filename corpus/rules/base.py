@@ -23,6 +23,7 @@ class BlockKind(StrEnum):
     EXAMPLE = "example"
     BOX = "box"
     BOX_FIELD = "box_field"
+    LABELS = "labels"
     STEP = "step"
     CAPS = "caps"
     TITLE = "title"

@@ -91,7 +91,7 @@ def _second_line(ctx: Context, i: int) -> int:
 
 def step_heading(ctx: Context, i: int) -> Block | None:
     text = ctx.stripped[i]
-    if not _STEP.match(text) or not _plausible(ctx, i, text) or text.endswith("."):
+    if not _STEP.match(text) or not _plausible(ctx, i, text.rstrip(".")):
         return None
     if not (_isolated_before(ctx, i) and ctx.blank(i + 1)):
         return None

@@ -178,3 +178,21 @@ def test_glued_lowercase_words_are_split_where_the_source_asks(corpus: ParsedCor
     assert "спасбросок" in rules.lower()  # a dictionary-unknown game word stays whole
     raw = " ".join(n.text for n in corpus.nodes if n.source_id == "6e-rules")
     assert "вигре" in raw  # the raw text is never changed
+
+
+def test_figure_labels_are_one_list_not_headings(corpus: ParsedCorpus) -> None:
+    titles = {n.title for n in corpus.nodes if n.kind in HEADING_KINDS}
+    assert "Шаблон" not in titles and "СОВЕРШАЙТЕ ХУДШИЕ АТАКИ" not in titles
+    labels = next(n for n in corpus.nodes if n.source_id == "6e-rules" and "Малый маркер взрыва" in n.text)
+    assert labels.kind is NodeKind.LIST and labels.text.startswith("Маркер большого взрыва")
+
+
+def test_a_step_holds_its_sub_headings_while_the_numbering_goes_on(corpus: ParsedCorpus) -> None:
+    by_title = {(n.source_id, n.title): n for n in corpus.nodes}
+    save = by_title[("10e-core", "4. Спасбросок")]
+    assert by_title[("10e-core", "Неуязвимые сохранения")].parent_id == save.id  # 5. follows 4.
+    damage = by_title[("10e-core", "5. Нанесение ущерба")]
+    assert damage.parent_id == save.parent_id  # the next step is a sibling, not a child
+    # after the last step of a sequence the next section is the step's sibling again
+    transports = by_title[("10e-core", "Транспорты")]
+    assert by_title[("10e-core", "2. Подкрепления")].id not in (transports.parent_id or "")
