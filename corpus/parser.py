@@ -219,9 +219,9 @@ class TreeBuilder:
         if block.kind is BlockKind.STEP:
             return settings.step_level
         level = settings.caps_level if block.kind is BlockKind.CAPS else settings.title_level
-        top = self.stack[-1]
-        if top.kind is BlockKind.STEP and top.continues and level <= top.level:
-            return top.level + 1  # a sub-heading inside a numbered step
+        step = next((h for h in reversed(self.stack) if h.kind is BlockKind.STEP), None)
+        if step is not None and step.continues and level <= step.level:
+            return step.level + 1  # a sub-heading inside a numbered step whose sequence goes on
         return level
 
     def heading(self, block: Block) -> None:
