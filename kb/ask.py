@@ -52,23 +52,12 @@ FAQ_CONFIRM_DEPTH = 3
 FAQ_BOOST = 1.0
 
 
-@lru_cache(maxsize=1)
-def load_faq_entries() -> tuple[Any, ...]:
-    """The curated FAQ entries (``kb/data/faq.toml``), or none when the file is missing or invalid."""
-    try:
-        from kb.faq import load_faq
-    except ImportError:  # pragma: no cover - kb.faq ships with the project
-        return ()
-    try:
-        return tuple(load_faq())
-    except QueryError:  # pragma: no cover
-        return ()
-    except Exception as exc:
-        from corpus.errors import RulebaseError
+@lru_cache(maxsize=8)
+def load_faq_entries(build_dir: Path) -> tuple[Any, ...]:
+    """The curated FAQ entries as the build checked them (``build/faq.json``)."""
+    from kb.faq import load_built_faq
 
-        if isinstance(exc, RulebaseError):
-            return ()
-        raise
+    return tuple(load_built_faq(build_dir))
 
 
 def coverage(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures) -> float:
@@ -175,7 +164,7 @@ def _faq_nodes(index: KnowledgeIndex, entry: Any) -> list[str]:
 
 def pick_faq(index: KnowledgeIndex, parsed: ParsedQuery, hits: Sequence[Hit]) -> tuple[Any, float, list[str]] | None:
     """The FAQ entry that answers the question, confirmed by retrieval, or ``None``."""
-    entries = load_faq_entries()
+    entries = load_faq_entries(index.build_dir)
     if not entries:
         return None
     from kb.faq import DEFAULT_THRESHOLD, match_faq

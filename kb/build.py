@@ -117,6 +117,7 @@ def _optional_stage(module: str, function: str) -> Stage:
 STAGES: list[tuple[str, Stage]] = [
     ("nodes", _stage_nodes),
     ("examples", _stage_examples),
+    ("faq", _optional_stage("kb.faq", "stage_faq")),
     ("terms", _optional_stage("kb.graph_build", "stage_terms")),
     ("graph", _optional_stage("kb.graph_build", "stage_graph")),
     ("index", _optional_stage("kb.index", "stage_index")),

@@ -41,9 +41,11 @@ __all__ = [
     "check_citations",
     "citation_node_ids",
     "entry_node_ids",
+    "load_built_faq",
     "load_faq",
     "match_faq",
     "normalise_space",
+    "stage_faq",
 ]
 
 FAQ_PATH = Path(__file__).resolve().parent / "data" / "faq.toml"
@@ -158,6 +160,35 @@ class FaqEntry(BaseModel):
 
 def _one_line(text: str) -> str:
     return normalise_space(text)
+
+
+def load_built_faq(build_dir: Path) -> list[FaqEntry]:
+    """The FAQ as the last build checked and wrote it (``build/faq.json``); empty for a build
+    made before the FAQ stage existed."""
+    path = build_dir / "faq.json"
+    if not path.is_file():
+        return []
+    import json
+
+    return [FaqEntry.model_validate(raw) for raw in json.loads(path.read_text(encoding="utf-8"))]
+
+
+def stage_faq(ctx: Any) -> None:
+    """Build stage: validate ``faq.toml``, check every quote against its lines, write ``faq.json``.
+
+    A quote that is not in its cited lines fails the build (the last good build stays): an FAQ
+    answer must never cite text that is not there."""
+    entries = load_faq(FAQ_PATH)
+    problems = check_citations(entries)
+    if problems:
+        raise FaqError(f"{FAQ_PATH.name}: {len(problems)} citation(s) do not hold, first: {problems[0]}")
+    import json
+
+    (ctx.out / "faq.json").write_text(
+        json.dumps([e.model_dump(mode="json") for e in entries], ensure_ascii=False, sort_keys=True, indent=1) + "\n",
+        encoding="utf-8",
+    )
+    ctx.counts["faq"] = len(entries)
 
 
 def load_faq(path: Path = FAQ_PATH) -> list[FaqEntry]:

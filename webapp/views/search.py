@@ -12,6 +12,7 @@ import html
 import re
 import threading
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, current_app, render_template, request
@@ -28,22 +29,19 @@ bp = Blueprint("search", __name__)
 
 _NUMBER = re.compile(r"(\d+\s*[DdДд]\s*\d+|\b[DdДд]\d+|\d+\+|\d+(?:[.,]\d+)?\s*(?:\"|″|”|дюйм\w*)|\d+)")
 _FAQ_LOCK = threading.Lock()
-_FAQ: list[Any] | None = None
+_FAQ: dict[str, list[Any]] = {}
 
 
-def faq_entries() -> list[Any]:
-    """The FAQ, loaded once per process (empty when ``kb/data/faq.toml`` is missing or invalid)."""
-    global _FAQ
-    if _FAQ is None:
+def faq_entries(build_dir: Path) -> list[Any]:
+    """The FAQ of this build (``build/faq.json``, checked at build time), loaded once per process."""
+    key = str(build_dir)
+    if key not in _FAQ:
         with _FAQ_LOCK:
-            if _FAQ is None:
-                try:
-                    from kb.faq import load_faq
+            if key not in _FAQ:
+                from kb.faq import load_built_faq
 
-                    _FAQ = list(load_faq())
-                except Exception:  # a broken FAQ file must not break search
-                    _FAQ = []
-    return _FAQ
+                _FAQ[key] = list(load_built_faq(build_dir))
+    return _FAQ[key]
 
 
 #: answers kept per worker: players ask the same few questions again and again
@@ -81,12 +79,12 @@ def _answer(build: Build, question: str, edition: str | None, limit: int) -> dic
     result: dict[str, Any] = dict(ask(question, edition=edition, limit=limit, build_dir=build.path))
     faq = result.get("faq")
     if isinstance(faq, dict) and "citations" not in faq:
-        result["faq"] = {**faq, "citations": _faq_citations(str(faq.get("id", "")))}
+        result["faq"] = {**faq, "citations": _faq_citations(build.path, str(faq.get("id", "")))}
     return result
 
 
-def _faq_citations(entry_id: str) -> list[dict[str, Any]]:
-    for entry in faq_entries():
+def _faq_citations(build_dir: Path, entry_id: str) -> list[dict[str, Any]]:
+    for entry in faq_entries(build_dir):
         if entry.id == entry_id:
             return [{"source": c.source, "lines": list(c.lines), "quotes": list(c.quotes)} for c in entry.citations]
     return []

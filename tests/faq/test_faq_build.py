@@ -1,0 +1,34 @@
+"""The build checks the FAQ: a quote that is not in its lines fails the build, the last build stays."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import kb.faq
+from kb.build import build
+from kb.faq import FaqError, load_built_faq, load_faq
+
+
+def test_the_build_writes_the_checked_faq(built: Path) -> None:
+    assert load_built_faq(built) == load_faq()
+    assert json.loads((built / "manifest.json").read_text(encoding="utf-8"))["counts"]["faq"] >= 90
+
+
+def test_a_false_quote_fails_the_build_and_keeps_the_last_one(
+    tmp_path: Path, built: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "build"
+    out.mkdir()
+    (out / "manifest.json").write_text('{"schema_version": 1}', encoding="utf-8")
+    text = kb.faq.FAQ_PATH.read_text(encoding="utf-8")
+    first_quote = text.index("quotes = [")
+    broken = text[: first_quote] + 'quotes = ["этой фразы нет в тексте", ' + text[first_quote + len("quotes = [") :]
+    path = tmp_path / "faq.toml"
+    path.write_text(broken, encoding="utf-8")
+    monkeypatch.setattr(kb.faq, "FAQ_PATH", path)
+    with pytest.raises(FaqError, match="этой фразы нет в тексте"):
+        build(out=out)
+    assert (out / "manifest.json").read_text(encoding="utf-8") == '{"schema_version": 1}'
