@@ -91,3 +91,21 @@ def test_cli_reports_one_line_and_exit_2(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "Unknown source 'no-such-source'" in result.output
     assert "Traceback" not in result.output
+
+
+def test_build_command_names_the_file_exits_2_and_keeps_the_build(
+    tmp_path: Path, sources_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import corpus.reader
+
+    out = tmp_path / "build"
+    out.mkdir()
+    (out / "manifest.json").write_text('{"schema_version": 1}', encoding="utf-8")
+    path = _one(sources_dir, "7e-pp58-67.txt")
+    path.write_bytes(path.read_bytes()[:-3])
+    monkeypatch.setattr(corpus.reader, "CORPUS_DIR", sources_dir.parent)
+    result = CliRunner().invoke(main, ["build", "--quiet", "--build-dir", str(out)])
+    assert result.exit_code == 2
+    assert "7e-pp58-67.txt" in result.output and "sha256" in result.output
+    assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+    assert (out / "manifest.json").read_text(encoding="utf-8") == '{"schema_version": 1}'
