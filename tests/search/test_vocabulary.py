@@ -262,3 +262,8 @@ def test_an_english_question_with_contractions_searches_no_fragments() -> None:
     searched = {t.text for t in parse_query("What's the max distance? Can't it move?").terms}
     assert not any("'" in term for term in searched)
     assert {"максимум", "не"} <= searched
+
+
+def test_an_english_word_reaches_the_forms_the_texts_print() -> None:
+    # the 10th-edition mission says «Битва заканчивается…», not «конец»
+    assert "заканчиваться" in {t.text for t in parse_query("When does the game end?").terms}
