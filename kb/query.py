@@ -209,6 +209,9 @@ def detect_editions(text: str) -> list[str]:
     return [edition for _, edition in found]
 
 
+_EDITION_WORD_AFTER = re.compile(r"\s*" + _EDITION_WORD + r"\.?", re.IGNORECASE)
+
+
 def _strip_edition_words(text: str) -> str:
     """The text without the words that name an edition (they are not about the rule)."""
     folded = fold(text)
@@ -220,7 +223,9 @@ def _strip_edition_words(text: str) -> str:
         for match in pattern.finditer(folded):
             if _is_die_face(match, folded):
                 continue
-            spans.append(match.span())
+            # «в 7-й редакции», «6th edition»: the word «edition» after the number goes too
+            following = _EDITION_WORD_AFTER.match(folded, match.end())
+            spans.append((match.start(), following.end() if following else match.end()))
     if not spans:
         return text
     chars = list(text)

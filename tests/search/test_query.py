@@ -220,3 +220,12 @@ def test_known_russian_words_are_not_corrected() -> None:
     speller = Speller({"сметка": 3})
     parsed = parse_query("сметана", speller=speller, vocabulary=set(), matcher=ConceptMatcher([]))
     assert parsed.corrections == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "edition"),
+    [("Байкеры в 7-й редакции могут залечь?", "редакция"), ("In 6th edition, what happens?", "edition")],
+)
+def test_the_word_edition_after_the_number_is_not_searched(text: str, edition: str) -> None:
+    parsed = parse_query(text)
+    assert parsed.editions and edition not in {t.text for t in parsed.terms}
