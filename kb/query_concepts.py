@@ -1,0 +1,300 @@
+"""Concept detection in a question: lemma n-grams against every rendering, alias, English term
+and abbreviation of the termbase, in any inflection, plus a fuzzy match for slang
+(«бэтлшок» ≈ «баттл-шок», «зачарджил» → «чардж»). Part of query understanding (:mod:`kb.query`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from kb.analysis import Term, fold, tokens
+from kb.query_vocabulary import LIGHT_WORDS
+
+# --- concepts ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConceptEntry:
+    """What search needs of a termbase concept (an adapter over ``kb.terms_model.Concept``)."""
+
+    id: str
+    english: str
+    phrases: tuple[tuple[str, str, str], ...]
+    """``(text, origin, source_id)``: origin is rendering / alias / english / abbreviation;
+    source_id is set for renderings only."""
+    title: str = ""
+    """The Russian term to show (the recommended rendering), or the English term."""
+    keyword: bool = False
+    """A keyword or named rule of the rules (КТ «Отряд»): an everyday word typed in lower case
+    names it only when no other concept has that word."""
+
+
+def load_concepts() -> list[ConceptEntry]:
+    """The termbase as :class:`ConceptEntry` objects; empty when there is no termbase yet."""
+    try:
+        import importlib
+
+        loader: Any = None
+        for module in ("kb.terms", "kb.terms_model"):
+            try:
+                loader = getattr(importlib.import_module(module), "default_termbase", None)
+            except ImportError:
+                continue
+            if loader is not None:
+                break
+        if loader is None:
+            return []
+        termbase: Iterable[Any] = loader()
+    except ImportError:
+        return []
+    except Exception as exc:  # a broken termbase must not take search down with it
+        from corpus.errors import TermbaseError
+
+        if isinstance(exc, TermbaseError):
+            return []
+        raise
+    entries = []
+    for concept in termbase:
+        phrases: list[tuple[str, str, str]] = [(concept.english, "english", "")]
+        if concept.abbreviation:
+            phrases.append((concept.abbreviation, "abbreviation", ""))
+        phrases += [(alias, "alias", "") for alias in concept.aliases]
+        phrases += [(r.text, "rendering", r.source) for r in concept.rendering]
+        title = getattr(concept, "recommended", "") or concept.english
+        keyword = bool(getattr(concept, "keyword", False))
+        entries.append(ConceptEntry(concept.id, concept.english, tuple(phrases), title, keyword))
+    return entries
+
+
+#: Words shorter than this are matched to slang exactly (one edit turns «ковер» into «ховер»).
+FUZZY_MIN_LENGTH = 6
+_RU_VERB_PREFIXES = ("пере", "за", "от", "вы", "по", "про", "на", "с", "раз", "у", "до")
+
+
+def slang_key(word: str) -> str:
+    """A spelling-insensitive key for slang: ё/э→е, о→а (an unstressed «о» sounds «а»: «ковер» is
+    «кавер»), no hyphens or spaces, no soft or hard signs, doubled letters single.
+
+    «баттл-шок», «батлшок» give the same key; «бэтлшок» is one letter away.
+    """
+    text = fold(word).replace("э", "е").replace("о", "а").replace("ъ", "").replace("ь", "")
+    text = re.sub(r"[\s\-'’]", "", text)
+    return re.sub(r"(.)\1+", r"\1", text)
+
+
+def _deletes(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+@dataclass(frozen=True)
+class _Phrase:
+    key: tuple[str, ...]
+    concept: str
+    origin: str
+    source: str
+    text: str
+    keyword_caps: bool
+    """A rendering printed wholly in capitals: on the text side it matches capitals only."""
+    short: bool
+    """One token of at most three characters (an abbreviation): matched by exact surface form."""
+
+
+@dataclass(frozen=True)
+class ConceptMatch:
+    """A concept found in a text: which tokens, by which phrase."""
+
+    concept: str
+    start: int
+    """Index of the first matched token."""
+    end: int
+    """Index after the last matched token."""
+    phrase: str
+    origin: str
+    fuzzy: bool = False
+
+
+_CYRILLIC_WORD = re.compile(r"[а-яёА-ЯЁ]+")
+
+
+def _is_abbreviation(text: str) -> bool:
+    """At most three characters and not an ordinary lower-case Russian word («ап», «ОС», «WS», «D6»,
+    but not «лес» or «дым», which match by lemma like any word)."""
+    if len(text) > 3:
+        return False
+    if _CYRILLIC_WORD.fullmatch(text) and not _is_upper(text):
+        return not _known_russian(text)
+    return True
+
+
+def _is_upper(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and all(c.isupper() for c in letters)
+
+
+class ConceptMatcher:
+    """Finds termbase concepts in a token sequence by lemma n-grams (any inflection, any language)."""
+
+    MAX_WORDS = 7
+
+    def __init__(self, concepts: Sequence[ConceptEntry]) -> None:
+        self.concepts = {c.id: c for c in concepts}
+        self._by_first: dict[str, list[_Phrase]] = {}
+        self._slang: dict[str, set[str]] = {}
+        self._slang_deletes: dict[str, set[str]] = {}
+        self._rendering_lemmas: dict[str, set[str]] = {}
+        seen: set[tuple[tuple[str, ...], str, bool, str]] = set()
+        for concept in concepts:
+            for text, origin, source in concept.phrases:
+                terms = [t for t in tokens(text)]
+                key = tuple(t.text for t in terms)
+                if not key or len(key) > self.MAX_WORDS:
+                    continue
+                caps = origin == "rendering" and _is_upper(text) and len(text) > 3
+                short = len(key) == 1 and _is_abbreviation(text.strip())
+                marker = (key, concept.id, caps, text.strip() if short else "")
+                if marker in seen:
+                    continue
+                seen.add(marker)
+                phrase = _Phrase(key, concept.id, origin, source, text.strip(), caps, short)
+                self._by_first.setdefault(key[0], []).append(phrase)
+                if len(key) == 1 and not short and len(text.strip()) >= 4:
+                    slang = slang_key(text)
+                    self._slang.setdefault(slang, set()).add(concept.id)
+                    for deleted in _deletes(slang):
+                        self._slang_deletes.setdefault(deleted, set()).add(slang)
+        for phrases in self._by_first.values():
+            phrases.sort(key=lambda p: -len(p.key))
+
+    def __bool__(self) -> bool:
+        return bool(self.concepts)
+
+    def rendering_lemmas(self, concept_id: str) -> set[str]:
+        """Every lemma of the concept's printed renderings."""
+        cached = self._rendering_lemmas.get(concept_id)
+        if cached is None:
+            concept = self.concepts.get(concept_id)
+            phrases = concept.phrases if concept is not None else ()
+            cached = {t.text for text, origin, _ in phrases if origin == "rendering" for t in tokens(text)}
+            self._rendering_lemmas[concept_id] = cached
+        return cached
+
+    def phrases_of(self, concept_id: str) -> list[tuple[str, ...]]:
+        return [p.key for ps in self._by_first.values() for p in ps if p.concept == concept_id]
+
+    def match_terms(self, terms: Sequence[Term], *, query: bool, raw: str = "") -> list[ConceptMatch]:
+        """Concepts in ``terms`` (the output of :func:`kb.analysis.tokens` over ``raw``).
+
+        ``query=True`` relaxes case (players type «ws», «ап»); on the text side a capitals-only
+        rendering matches capitals only and abbreviations match their exact spelling.
+        """
+        matches: list[ConceptMatch] = []
+        texts = [t.text for t in terms]
+        count = len(terms)
+        index = 0
+        while index < count:
+            best: list[_Phrase] = []
+            for phrase in self._by_first.get(texts[index], ()):
+                size = len(phrase.key)
+                if best and size < len(best[0].key):
+                    break
+                if tuple(texts[index : index + size]) != phrase.key:
+                    continue
+                if not self._accept(phrase, terms, index, size, query=query, raw=raw):
+                    continue
+                best.append(phrase)
+            if best and query and len(best) > 1:
+                best = self._prefer_words(best, terms[index : index + len(best[0].key)])
+            if best:
+                size = len(best[0].key)
+                for phrase in best:
+                    matches.append(ConceptMatch(phrase.concept, index, index + size, phrase.text, phrase.origin))
+                index += size
+            else:
+                index += 1
+        return matches
+
+    def _prefer_words(self, best: list[_Phrase], typed: Sequence[Term]) -> list[_Phrase]:
+        """Of several concepts named by the same words, drop a keyword reached only through its
+        printed name (Kill Team's rule «Отряд») when the words were typed in lower case and an
+        ordinary concept («unit», whose alias «отряд» is the everyday word) has them too."""
+        if all(_is_upper(t.original) for t in typed):
+            return best
+        by_alias = {p.concept for p in best if p.origin != "rendering"}
+        named_only = {
+            p.concept for p in best if self._is_keyword(p.concept) and p.concept not in by_alias
+        }
+        plain = [p for p in best if p.concept not in named_only]
+        return plain or best
+
+    def _is_keyword(self, concept_id: str) -> bool:
+        concept = self.concepts.get(concept_id)
+        return concept is not None and concept.keyword
+
+    def _accept(self, phrase: _Phrase, terms: Sequence[Term], index: int, size: int, *, query: bool, raw: str) -> bool:
+        first = terms[index]
+        if phrase.short:
+            original = first.original
+            if len(phrase.text) == 1:
+                # a one-letter characteristic (S, T, W, A, I, M) only right before a value: «S3», «T 4»
+                following = raw[first.end : first.end + 2] if raw else ""
+                return original == phrase.text and re.match(r"\s?[\d(]", following) is not None
+            if query:
+                if fold(original) != fold(phrase.text):
+                    return False
+                # «ПО» (victory points) is not the preposition «по», «HoW» is not «how»: an
+                # abbreviation typed in another case counts only when it is not an everyday word
+                if original == phrase.text:
+                    return True
+                everyday = first.text in LIGHT_WORDS or (
+                    _CYRILLIC_WORD.fullmatch(original) is not None and _known_russian(original)
+                )
+                return not everyday
+            return original == phrase.text or (fold(original) == fold(phrase.text) and _is_upper(original))
+        if phrase.keyword_caps and not query:
+            return all(_is_upper(t.original) for t in terms[index : index + size])
+        return True
+
+    def fuzzy(self, word: str, *, edits: bool = True) -> set[str]:
+        """Concepts whose one-word slang/alias is ``word`` spelt another way, its stem, or (with
+        ``edits``) within one edit of it."""
+        key = slang_key(word)
+        if len(key) < 4:
+            return set()
+        found = set(self._slang.get(key, ()))
+        if found:
+            return found
+        candidates = {key}
+        for prefix in _RU_VERB_PREFIXES:
+            if key.startswith(prefix) and len(key) - len(prefix) >= 4:
+                candidates.add(key[len(prefix) :])
+        for candidate in candidates:
+            # the slang word inflected or derived: «рерольнуть» ← «реролл», «дипстрайкнуться» ← «дипстрайк»
+            for cut in range(len(candidate), 3, -1):
+                stem = candidate[:cut]
+                if stem in self._slang and len(stem) >= max(4, len(candidate) - 6):
+                    found |= self._slang[stem]
+            if found:
+                return found
+        if edits and len(key) >= FUZZY_MIN_LENGTH:
+            for deleted in {key} | _deletes(key):
+                for slang in self._slang_deletes.get(deleted, set()) | ({deleted} & self._slang.keys()):
+                    if abs(len(slang) - len(key)) <= 1:
+                        found |= self._slang[slang]
+        return found
+
+
+@lru_cache(maxsize=1)
+def default_matcher() -> ConceptMatcher:
+    """The matcher over the project's termbase, built once per process."""
+    return ConceptMatcher(load_concepts())
+
+
+@lru_cache(maxsize=4096)
+def _known_russian(word: str) -> bool:
+    from kb.analysis import _morph
+
+    return bool(_morph().word_is_known(fold(word)))
