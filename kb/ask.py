@@ -32,6 +32,7 @@ __all__ = [
     "FAQ_HIGH",
     "ask",
     "ask_batch",
+    "comparison_parts",
     "coverage",
     "format_answer",
     "load_faq_entries",
@@ -244,6 +245,20 @@ def other_editions(index: KnowledgeIndex, concepts: Iterable[str], edition: str 
     return result
 
 
+def comparison_parts(index: KnowledgeIndex, parsed: ParsedQuery, hits: Sequence[Hit]) -> list[dict[str, Any]]:
+    """For a question comparing editions: the answer sentence of the best hit of each named edition."""
+    parts: list[dict[str, Any]] = []
+    for edition in parsed.editions:
+        hit = next((h for h in hits if h.edition == edition), None)
+        if hit is None:
+            continue
+        features = index.features[hit.node_id]
+        text = answer_sentences(index, parsed, features)
+        parts.append({"edition": edition, "node_id": hit.node_id, "text": text, "html": highlight_numbers(text)})
+    order = {hit.node_id: i for i, hit in enumerate(hits)}
+    return sorted(parts, key=lambda part: order[part["node_id"]])
+
+
 def ask(
     question: str,
     *,
@@ -294,6 +309,10 @@ def ask(
         return result
     text = answer_sentences(index, parsed, best)
     result["answer"] = {"text": text, "node_id": best.id, "html": highlight_numbers(text)}
+    if parsed.compare:
+        parts = comparison_parts(index, parsed, hits)
+        if len(parts) > 1:  # one answer sentence per compared edition, the best first
+            result["answer"]["parts"] = parts
     concepts = parsed.concepts[:3]
     result["other_editions"] = other_editions(index, concepts, best.edition)
     shown = hits[:limit]
@@ -350,9 +369,17 @@ def format_answer(result: dict[str, Any]) -> str:
     hits = result["hits"]
     top = hits[0] if hits else None
     lines.append("")
-    lines.append(answer["text"])
-    if top is not None:
-        lines.append(f"  — {_citation(top)}")
+    if answer.get("parts"):
+        by_id = {hit["node_id"]: hit for hit in hits}
+        for part in answer["parts"]:
+            hit = by_id.get(part["node_id"])
+            lines.append(f"[{part['edition']}] {part['text']}")
+            if hit is not None:
+                lines.append(f"  — {_citation(hit)}")
+    else:
+        lines.append(answer["text"])
+        if top is not None:
+            lines.append(f"  — {_citation(top)}")
     if len(hits) > 1:
         lines += ["", "Ещё по теме:"]
         for hit in hits[1:]:

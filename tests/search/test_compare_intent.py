@@ -51,3 +51,21 @@ def test_one_named_edition_is_compared_with_the_newest() -> None:
 def test_each_compared_edition_leads(built: Path, question: str) -> None:
     result = ask(question, build_dir=built, limit=5)
     assert {hit["edition"] for hit in result["hits"][:2]} == {"6", "10"}
+
+
+def test_a_comparison_answers_with_one_sentence_per_edition(built: Path) -> None:
+    result = ask("Чем отличается консолидация в 6-й и 10-й?", build_dir=built)
+    parts = result["answer"]["parts"]
+    assert {part["edition"] for part in parts} == {"6", "10"}
+    hit_ids = {hit["node_id"] for hit in result["hits"]}
+    assert all(part["node_id"] in hit_ids and part["text"] for part in parts)
+    assert "parts" not in (ask("Как работает консолидация в 10-й?", build_dir=built)["answer"] or {})
+
+
+def test_the_search_page_shows_each_edition_s_answer(built: Path) -> None:
+    from webapp import create_app
+
+    client = create_app({"BUILD_DIR": str(built), "TESTING": True}).test_client()
+    page = client.get("/search", query_string={"q": "Чем отличается консолидация в 6-й и 10-й?"})
+    assert page.status_code == 200
+    assert page.get_data(as_text=True).count('class="answer-part"') == 2
