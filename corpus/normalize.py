@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
-import pymorphy3
+from corpus.morph import is_known
 
 __all__ = [
     "CLEANERS",
@@ -47,14 +47,8 @@ def _spaces(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-@lru_cache(maxsize=1)
-def _morph() -> pymorphy3.MorphAnalyzer:
-    return pymorphy3.MorphAnalyzer(lang="ru")
-
-
-@lru_cache(maxsize=20_000)
 def _known(word: str) -> bool:
-    return len(word) > 1 and bool(_morph().word_is_known(word.lower()))
+    return len(word) > 1 and is_known(word)
 
 
 def _split_caps_run(match: re.Match[str]) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-import pymorphy3
+from corpus.morph import morph
 
 __all__ = ["Term", "fold", "lemma", "lemma_key", "lemmas", "tokens"]
 
@@ -43,11 +43,6 @@ class Term:
     position: int
 
 
-@lru_cache(maxsize=1)
-def _morph() -> pymorphy3.MorphAnalyzer:
-    return pymorphy3.MorphAnalyzer(lang="ru")
-
-
 def fold(text: str) -> str:
     """Lower-case and fold ё→е, the normal form for comparing Russian text."""
     return text.lower().replace("ё", "е")
@@ -70,7 +65,7 @@ def lemma(word: str) -> str:
     folded = fold(word)
     if not _CYRILLIC.search(folded):
         return _stem_en(folded)
-    parses = _morph().parse(folded)
+    parses = morph().parse(folded)
     if not parses:
         return folded
     return fold(parses[0].normal_form)

@@ -33,13 +33,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from corpus.errors import QueryError
+from corpus.morph import is_known, morph
 from kb.analysis import fold, lemma, tokens
 from kb.query_concepts import (
     ConceptEntry,
     ConceptMatch,
     ConceptMatcher,
     _deletes,
-    _known_russian,
     default_matcher,
     load_concepts,
     slang_key,
@@ -220,13 +220,11 @@ READING_MIN_SCORE = 0.1
 @lru_cache(maxsize=20_000)
 def readings(word: str) -> tuple[str, ...]:
     """Every likely normal form of a Russian word form, the first (the lemma) first."""
-    from kb.analysis import _morph
-
     folded = fold(word)
     if not re.search(r"[а-я]", folded):
         return (lemma(word),)
     forms = [lemma(word)]
-    for parse in _morph().parse(folded):
+    for parse in morph().parse(folded):
         form = fold(parse.normal_form)
         if parse.score >= READING_MIN_SCORE and form not in forms:
             forms.append(form)
@@ -427,7 +425,7 @@ def parse_query(
             continue
         # one edit away is a typo of slang only when the word itself is no dictionary word
         # («роутер» is a word, not a misspelt «ростер»)
-        fuzzy = matcher.fuzzy(term.original, edits=latin or not _known_russian(term.original))
+        fuzzy = matcher.fuzzy(term.original, edits=latin or not is_known(term.original))
         if fuzzy:
             for found in sorted(fuzzy):
                 if found not in parsed.concepts:
@@ -435,7 +433,7 @@ def parse_query(
                 parsed.concept_phrases.setdefault(found, []).append(term.original)
             word.concept = sorted(fuzzy)[0]
             continue
-        if speller is not None and (latin or not _known_russian(term.original)):
+        if speller is not None and (latin or not is_known(term.original)):
             fixed = speller.correct(term.original)
             if fixed is not None:
                 parsed.corrections[term.original] = fixed

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from corpus.morph import is_known
 from kb.analysis import Term, fold, tokens
 from kb.query_vocabulary import LIGHT_WORDS
 
@@ -126,7 +127,7 @@ def _is_abbreviation(text: str) -> bool:
     if len(text) > 3:
         return False
     if _CYRILLIC_WORD.fullmatch(text) and not _is_upper(text):
-        return not _known_russian(text)
+        return not is_known(text)
     return True
 
 
@@ -250,7 +251,7 @@ class ConceptMatcher:
                 if original == phrase.text:
                     return True
                 everyday = first.text in LIGHT_WORDS or (
-                    _CYRILLIC_WORD.fullmatch(original) is not None and _known_russian(original)
+                    _CYRILLIC_WORD.fullmatch(original) is not None and is_known(original)
                 )
                 return not everyday
             return original == phrase.text or (fold(original) == fold(phrase.text) and _is_upper(original))
@@ -293,8 +294,3 @@ def default_matcher() -> ConceptMatcher:
     return ConceptMatcher(load_concepts())
 
 
-@lru_cache(maxsize=4096)
-def _known_russian(word: str) -> bool:
-    from kb.analysis import _morph
-
-    return bool(_morph().word_is_known(fold(word)))

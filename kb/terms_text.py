@@ -26,7 +26,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kb.analysis import _morph, fold, lemma, tokens
+from corpus.morph import is_known, morph
+from kb.analysis import fold, lemma, tokens
 
 __all__ = ["Match", "Matcher", "Pattern", "Token", "analyse", "edit_distance", "is_caps"]
 
@@ -66,8 +67,6 @@ def is_caps(text: str) -> bool:
     return len(letters) >= 2 and all(ch.isupper() for ch in letters)
 
 
-def _known(word: str) -> bool:
-    return bool(_morph().word_is_known(fold(word)))
 
 
 def _stem(word: str) -> str:
@@ -84,7 +83,7 @@ def lemma_set(word: str) -> frozenset[str]:
     folded = fold(word)
     if not re.search(rf"[{_LO}]", folded):
         return frozenset({primary})
-    parses = _morph().parse(folded)
+    parses = morph().parse(folded)
     known = [p for p in parses if p.is_known]
     forms = {primary} | {fold(p.normal_form) for p in (known or parses)}
     if not known:
@@ -105,15 +104,15 @@ def _split_points(word: str) -> tuple[int, ...]:
         # B: the capitals end the keyword («ХАРАКТЕР|модель»). The tail must be a known word.
         options: list[tuple[int, int]] = []
         tail_a, tail_b = word[end - 1 : next_cut], word[end:next_cut]
-        if end - 1 - start >= 2 and len(tail_a) >= 2 and _known(tail_a):
-            options.append((1 + _known(word[start : end - 1]), end - 1))
-        if _known(tail_b):
-            options.append((1 + _known(word[start:end]), end))
-        elif end - start >= 4 and _known(word[start:end]):
+        if end - 1 - start >= 2 and len(tail_a) >= 2 and is_known(tail_a):
+            options.append((1 + is_known(word[start : end - 1]), end - 1))
+        if is_known(tail_b):
+            options.append((1 + is_known(word[start:end]), end))
+        elif end - start >= 4 and is_known(word[start:end]):
             options.append((0, end))  # «ПЕРСОНАЖИ|юнитам»: slang the dictionary lacks
         if options:
             points.add(max(options, key=lambda o: (o[0], -o[1]))[1])
-    if not points and is_caps(word) and word[-1] in _GLUED_PREPOSITIONS and not _known(word) and _known(word[:-1]):
+    if not points and is_caps(word) and word[-1] in _GLUED_PREPOSITIONS and not is_known(word) and is_known(word[:-1]):
         points.add(len(word) - 1)  # «ХАРАКТЕРВ технических»: a preposition glued to a keyword
     return tuple(sorted(p for p in points if 0 < p < len(word)))
 
@@ -135,7 +134,7 @@ def analyse(text: str) -> list[Token]:
 
 
 def _is_function_word(word: str) -> bool:
-    parses = _morph().parse(fold(word))
+    parses = morph().parse(fold(word))
     return bool(parses) and parses[0].is_known and str(parses[0].tag.POS) in _FUNCTION_POS
 
 
