@@ -376,26 +376,8 @@ class Build:
         return [e for e in raw if isinstance(e, dict)]
 
     def examples_for(self, node: RuleNode) -> list[dict[str, Any]]:
-        """Worked examples that demonstrate ``node`` (by rule id, graph edge or cited lines)."""
-        linked = set(self._neighbours(node).get("examples", []))
-        out = []
-        for example in self.examples:
-            if node.id in (example.get("rule_ids") or ()) or example.get("id") in linked:
-                out.append(example)
-                continue
-            for citation in example.get("citations") or ():
-                lines: list[int] = list(citation.get("lines") or [])
-                sha = citation.get("source_sha256")
-                if (
-                    len(lines) == 2
-                    and sha == self.source(node.source_id).get("sha256")
-                    and node.is_leaf
-                    and lines[0] <= node.lines[1]
-                    and node.lines[0] <= lines[1]
-                ):
-                    out.append(example)
-                    break
-        return out
+        """Worked examples that demonstrate ``node`` (the build resolved their ``rule_ids``)."""
+        return [e for e in self.examples if node.id in (e.get("rule_ids") or ())]
 
     # ---- lookup --------------------------------------------------------------------------------
     def suggest(self, wanted: str, n: int = 5) -> list[RuleNode]:

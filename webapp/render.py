@@ -31,6 +31,7 @@ from kb.analysis import tokens
 
 __all__ = [
     "MD",
+    "STATUS_LABELS",
     "RenderContext",
     "TermMatcher",
     "TermSense",
@@ -263,7 +264,7 @@ def _render_term_close(self: Any, tokens_: Sequence[Token], idx: int, options: A
         here = sense.renderings.get(ctx.source_id, ())
         if here:
             shown = ", ".join(
-                f"«{escapeHtml(text)}»" + (f" <em>({escapeHtml(_STATUS.get(status, status))})</em>" if status else "")
+                f"«{escapeHtml(text)}»" + (f" <em>({escapeHtml(STATUS_LABELS.get(status, status))})</em>" if status else "")
                 for text, status in here
             )
             parts.append(f'<span class="tip-renderings">В этой книге: {shown}</span>')
@@ -282,10 +283,11 @@ def _render_xref_close(self: Any, tokens_: Sequence[Token], idx: int, options: A
     return "</a>"
 
 
-_STATUS = {
+#: How a rendering's status reads in Russian (tooltips, the termbase pages, the status filter).
+STATUS_LABELS = {
     "preferred": "основной",
     "admitted": "допустимый",
-    "deprecated": "устаревший",
+    "deprecated": "нежелательный",
     "mistranslation": "ошибка перевода",
 }
 

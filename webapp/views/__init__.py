@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException
 from corpus.errors import IndexMissingError, QueryError, RulebaseError
 from corpus.models import EDITIONS
 from webapp.data import edition_label
-from webapp.render import bar_chart_svg, flat, number, percent
+from webapp.render import STATUS_LABELS, bar_chart_svg, flat, number, percent
 
 __all__ = ["register"]
 
@@ -67,7 +67,7 @@ def register(app: Flask) -> None:
     app.jinja_env.filters["percent"] = percent
     app.jinja_env.filters["flat"] = flat
     app.jinja_env.filters["number"] = number
-    app.jinja_env.filters["status_label"] = lambda status: terms.STATUS_LABELS.get(status, status)
+    app.jinja_env.filters["status_label"] = lambda status: STATUS_LABELS.get(status, status)
     app.jinja_env.filters["highlight"] = search.highlight
     app.jinja_env.filters["mark_numbers"] = search.mark_numbers
     app.jinja_env.globals["bar_chart"] = bar_chart_svg

@@ -55,22 +55,7 @@ def edition_columns(build: Build, concept_id: str) -> list[dict[str, Any]]:
 def concept_json(build: Build, concept: Concept | None, concept_id: str) -> dict[str, Any]:
     """The ``rulekb concepts --json`` object for one concept, plus its termbase entry."""
     data: dict[str, Any] = concept.to_json() if concept else {"concept": concept_id}
-    nodes = []
-    for ref in build.concept_nodes.get(concept_id, []):
-        node = build.nodes.get(ref["node_id"])
-        if node is None:
-            continue
-        nodes.append(
-            {
-                "node_id": node.id,
-                "source_id": node.source_id,
-                "source_sha256": build.source(node.source_id).get("sha256", ""),
-                "edition": node.edition,
-                "lines": list(node.lines),
-                "role": ref.get("role", "mentions"),
-            }
-        )
-    data["nodes"] = nodes
+    data["nodes"] = build.concept_nodes.get(concept_id, [])
     data["comparisons"] = [c.to_json() for c in comparisons_for(concept_id)]
     return data
 

@@ -1,9 +1,7 @@
 """The search page (``/``, ``/search``) and the ask adapter shared with the API.
 
 :func:`run_ask` returns the ask object of the JSON contract (``rulekb ask --json``). It calls
-``kb.ask`` when that module is present (the Whoosh index is opened there, once per worker, on first
-use); otherwise it ranks the built nodes with :meth:`webapp.data.Build.simple_search` so the page
-works on any build.
+``kb.ask`` (the Whoosh index is opened there, once per worker, on first use).
 """
 
 from __future__ import annotations
@@ -28,22 +26,6 @@ __all__ = ["bp", "highlight", "marked_snippet", "run_ask"]
 bp = Blueprint("search", __name__)
 
 _NUMBER = re.compile(r"(\d+\s*[DdДд]\s*\d+|\b[DdДд]\d+|\d+\+|\d+(?:[.,]\d+)?\s*(?:\"|″|”|дюйм\w*)|\d+)")
-_FAQ_LOCK = threading.Lock()
-_FAQ: dict[str, list[Any]] = {}
-
-
-def faq_entries(build_dir: Path) -> list[Any]:
-    """The FAQ of this build (``build/faq.json``, checked at build time), loaded once per process."""
-    key = str(build_dir)
-    if key not in _FAQ:
-        with _FAQ_LOCK:
-            if key not in _FAQ:
-                from kb.faq import load_built_faq
-
-                _FAQ[key] = list(load_built_faq(build_dir))
-    return _FAQ[key]
-
-
 #: answers kept per worker: players ask the same few questions again and again
 ASK_CACHE_SIZE = 512
 _ASK_CACHE: OrderedDict[tuple[str, str, str | None, int], dict[str, Any]] = OrderedDict()
@@ -84,7 +66,9 @@ def _answer(build: Build, question: str, edition: str | None, limit: int) -> dic
 
 
 def _faq_citations(build_dir: Path, entry_id: str) -> list[dict[str, Any]]:
-    for entry in faq_entries(build_dir):
+    from kb.ask import load_faq_entries
+
+    for entry in load_faq_entries(build_dir):
         if entry.id == entry_id:
             return [{"source": c.source, "lines": list(c.lines), "quotes": list(c.quotes)} for c in entry.citations]
     return []

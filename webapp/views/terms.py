@@ -15,18 +15,13 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from corpus.errors import QueryError
 from kb.analysis import fold
 from webapp.data import Build
+from webapp.render import STATUS_LABELS
 from webapp.views.common import current_build
 
 __all__ = ["bp", "terms_json"]
 
 bp = Blueprint("terms", __name__)
 
-STATUS_LABELS = {
-    "preferred": "основной",
-    "admitted": "допустимый",
-    "deprecated": "нежелательный",
-    "mistranslation": "ошибка перевода",
-}
 
 
 def _kb_terms() -> Any | None:
