@@ -279,7 +279,7 @@ def _run_chain(
     if capped:
         kmax = min(kmax, dead)  # every packet deals at least 1: after ``dead`` packets the unit is gone
     acc: dict[int, int] = {}
-    state, total = dict(start), start_total
+    state = dict(start)
     weights = count.weights()
     beyond = sum(w for k, w in weights.items() if k > kmax)
     for k in range(kmax + 1):
@@ -297,7 +297,6 @@ def _run_chain(
                     acc[dead] = acc.get(dead, 0) + state[dead] * rest * step_total ** (kmax - k)
                 break
             state = step(state)
-            total *= step_total
     return Dist._raw(acc, count.total * start_total * step_total**kmax)
 
 
@@ -317,7 +316,8 @@ def resolve(plan: AttackPlan) -> AttackResult:
     dw_packets = _metric(plan, zero, one if dw else zero, zero)
     spill = plan.devastating_spill and dw
     code = Dist.constant(SPILL if spill else 1)
-    packets = _metric(plan, unsaved, code if dw else unsaved, unsaved)
+    # Without Devastating Wounds a critical wound is saved like any other: the packets are the unsaved wounds.
+    packets = _metric(plan, unsaved, code, unsaved) if dw else unsaved_d
     mortal = plan.damage.compound(dw_packets) if dw else zero
     dealt = allocate(
         packets,

@@ -197,10 +197,6 @@ def parse_profile(data: Mapping[str, Any]) -> tuple[Edition, Profile]:
     return edition, profile
 
 
-def _dist_json(dist: Any) -> list[list[Any]]:
-    return [[v, str(p)] for v, p in dist.items()]
-
-
 def result_to_json(edition: Edition, result: AttackResult, target_models: int) -> dict[str, Any]:
     """The JSON contract for one resolved profile."""
     exact = {k: result.expected[k] for k in CONTRACT_KEYS}
@@ -216,7 +212,7 @@ def result_to_json(edition: Edition, result: AttackResult, target_models: int) -
         "edition_name": edition.name,
         "expected": {k: float(v) for k, v in exact.items()},
         "expected_exact": {k: str(v) for k, v in exact.items()},
-        "distributions": {k: _dist_json(v) for k, v in result.distributions.items()},
+        "distributions": {k: v.to_json() for k, v in result.distributions.items()},
         "distributions_decimal": {k: [[x, float(p)] for x, p in v.items()] for k, v in result.distributions.items()},
         "summary": {
             "p_any_damage": str(1 - damage.prob(0)),

@@ -20,7 +20,7 @@ from fractions import Fraction
 from engine.concepts import cite, rule
 from engine.errors import DiceError
 
-__all__ = ["D3", "D6", "DiceExpr", "Dist", "as_dist", "parse_dice"]
+__all__ = ["D3", "D6", "DiceExpr", "Dist", "parse_dice"]
 
 
 class Dist:
@@ -111,15 +111,8 @@ class Dist:
     def total(self) -> int:
         return self._total
 
-    @property
-    def mass(self) -> Fraction:
-        return Fraction(sum(self._weights.values()), self._total)
-
     def weights(self) -> dict[int, int]:
         return dict(self._weights)
-
-    def support(self) -> list[int]:
-        return sorted(self._weights)
 
     def prob(self, value: int) -> Fraction:
         return Fraction(self._weights.get(value, 0), self._total)
@@ -369,15 +362,6 @@ def parse_dice(text: str | int) -> DiceExpr:
     if count == 0 or sides == 0:
         raise DiceError(f"Dice expression {text!r} rolls no dice; write e.g. 'D6' or '2D6'.")
     return DiceExpr(count=count, sides=sides, plus=plus, multiplier=mult)
-
-
-def as_dist(value: Dist | DiceExpr | str | int) -> Dist:
-    """Anything dice-like as a distribution."""
-    if isinstance(value, Dist):
-        return value
-    if isinstance(value, DiceExpr):
-        return value.dist()
-    return parse_dice(value).dist()
 
 
 @rule("d3", cite("6e-rules", 166, 168), cite("10e-core", 224))

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.concepts import cite, rule
+from engine.editions import find_edition
+from engine.errors import RuleNotInEdition
 
 __all__ = [
     "CoherencyReport",
@@ -66,9 +68,12 @@ def in_range(attacker: Model, target: Model, weapon_range: float) -> bool:
 
 
 @rule("engagement-range", cite("10e-core", 158, 165))
-def in_engagement_range(a: Model, b: Model) -> bool:
-    """10th edition: within 1" horizontally and 5" vertically."""
-    return within(a, b, 1.0, 5.0)
+def in_engagement_range(a: Model, b: Model, edition: str = "10") -> bool:
+    """10th edition: within 1" horizontally and 5" vertically (the edition's engagement flags)."""
+    rules = find_edition(edition)
+    if rules.engagement_horizontal is None:
+        raise RuleNotInEdition(f"{rules.name} has no Engagement Range; its models fight in base contact.")
+    return within(a, b, rules.engagement_horizontal, rules.engagement_vertical)
 
 
 @dataclass(frozen=True)
@@ -86,11 +91,12 @@ class CoherencyReport:
 def coherency(models: Sequence[Model], edition: str = "10") -> CoherencyReport:
     """Unit coherency. 10th: every model within 2" horizontally and 5" vertically of one other model (two
     others in units of seven or more), as a single group. 6th/7th: within 2" of at least one other."""
-    tenth = edition == "10"
+    rules = find_edition(edition)
     n = len(models)
-    needed = 0 if n <= 1 else (2 if tenth and n >= 7 else 1)
-    vertical = 5.0 if tenth else None
-    near = [[j for j in range(n) if j != i and within(models[i], models[j], 2.0, vertical)] for i in range(n)]
+    two_from = rules.coherency_two_neighbours_from
+    needed = 0 if n <= 1 else (2 if two_from is not None and n >= two_from else 1)
+    horizontal, vertical = rules.coherency_horizontal, rules.coherency_vertical
+    near = [[j for j in range(n) if j != i and within(models[i], models[j], horizontal, vertical)] for i in range(n)]
     lacking = tuple(i for i in range(n) if len(near[i]) < needed)
     seen: set[int] = set()
     groups: list[tuple[int, ...]] = []
@@ -128,5 +134,5 @@ def charge_needed(horizontal: float, climb: float = 0.0, edition: str = "10") ->
     """The charge roll needed to reach the target: in the 10th edition the charger must end within
     Engagement Range (1" horizontally), climbing counts as part of the move; in the 6th/7th it must
     reach base contact."""
-    reach = 1.0 if edition == "10" else 0.0
+    reach = find_edition(edition).engagement_horizontal or 0.0
     return max(0, math.ceil(max(0.0, horizontal - reach) + climb - 1e-9))

@@ -36,17 +36,18 @@ class Edition:
     hit_modifier_cap: ClassVar[int | None] = None
     """The hit and wound rolls can never be modified by more than this (10th: 1)."""
     save_improvement_cap: ClassVar[int | None] = None
-    damage_characteristic: ClassVar[bool] = False
-    """Weapons have a Damage characteristic and excess damage is lost (10th); else one wound per unsaved wound."""
-    one_save_only: ClassVar[bool] = True
+    """A saving throw can never be improved by more than this (10th: 1)."""
     leadership_roll_under: ClassVar[bool] = True
     """Leadership tests pass at or below Ld on 2D6 (6th/7th) rather than at or above it (10th)."""
-    double_one_passes_leadership: ClassVar[bool] = False
     charge_dice: ClassVar[int] = 2
     engagement_horizontal: ClassVar[float | None] = None
+    """Engagement Range across the table in inches (10th: 1); ``None`` where models fight in base contact."""
     engagement_vertical: ClassVar[float | None] = None
+    """Engagement Range up or down in inches (10th: 5)."""
     coherency_horizontal: ClassVar[float] = 2.0
+    """Inches across the table within which a model counts as a neighbour for coherency."""
     coherency_vertical: ClassVar[float | None] = None
+    """Inches up or down within which a model counts as a neighbour (10th: 5); ``None``: no limit."""
     coherency_two_neighbours_from: ClassVar[int | None] = None
     """Unit size from which each model needs two neighbours (10th: 7)."""
 

@@ -19,7 +19,7 @@ from typing import ClassVar
 
 from engine.attack import AttackPlan, Step
 from engine.concepts import Citation, cite, rule
-from engine.dice import Dist
+from engine.dice import D3, Dist
 from engine.editions.base import Edition
 from engine.errors import ProfileError
 from engine.profiles import Profile
@@ -52,8 +52,6 @@ class Sixth(Edition):
     aliases: ClassVar[tuple[str, ...]] = ("6th", "6e", "sixth", "6 ed", "6th edition", "шестая", "шестерка", "6-я")
     sources: ClassVar[tuple[str, ...]] = (R, A)
     leadership_roll_under = True
-    double_one_passes_leadership = True
-    coherency_horizontal = 2.0
 
     # --- to hit ------------------------------------------------------------------------------------
     @rule("hit-roll", cite(A, 154, 160))
@@ -248,7 +246,8 @@ class Sixth(Edition):
 
     @rule("d3", cite(R, 166, 168))
     def d3(self) -> Dist:
-        return Dist.die(6).map(lambda f: (f + 1) // 2)
+        """A D3: a D6 halved, rounding up (the engine's one D3)."""
+        return D3
 
     # --- the attack sequence ---------------------------------------------------------------------
     def plan(self, profile: Profile) -> AttackPlan:

@@ -53,13 +53,11 @@ class Tenth(Edition):
     aliases: ClassVar[tuple[str, ...]] = ("10th", "10e", "tenth", "10 ed", "10th edition", "десятая", "десятка", "10-я")
     sources: ClassVar[tuple[str, ...]] = (SRC,)
     critical_results = True
-    hit_modifier_cap = 1
-    save_improvement_cap = 1
-    damage_characteristic = True
+    hit_modifier_cap: ClassVar[int] = 1
+    save_improvement_cap: ClassVar[int] = 1
     leadership_roll_under = False
     engagement_horizontal = 1.0
     engagement_vertical = 5.0
-    coherency_horizontal = 2.0
     coherency_vertical = 5.0
     coherency_two_neighbours_from = 7
 
@@ -92,7 +90,7 @@ class Tenth(Edition):
         (803). Fire Overwatch: only an unmodified 6 hits (1519–1521)."""
         return D6Test(
             target=None if overwatch else skill,
-            modifier=0 if overwatch else _cap(modifier, 1),
+            modifier=0 if overwatch else _cap(modifier, self.hit_modifier_cap),
             critical_on=critical_on,
             fails_up_to=3 if indirect_unseen else 1,
             reroll=reroll,
@@ -106,7 +104,7 @@ class Tenth(Edition):
         wounds; unmodified 1 fails; never modified by more than ±1."""
         return D6Test(
             target=self.wound_target(strength, toughness),
-            modifier=_cap(modifier, 1),
+            modifier=_cap(modifier, self.hit_modifier_cap),
             critical_on=critical_on,
             fails_up_to=1,
             reroll=reroll,
@@ -126,10 +124,11 @@ class Tenth(Edition):
         by more than +1; unmodified 1 fails) or the invulnerable save, which AP and cover never change."""
         armour = None
         if save is not None:
-            armour = D6Test(target=save, modifier=min(ap + (1 if cover else 0) + modifier, 1), reroll=reroll)
+            armour = D6Test(target=save, modifier=min(ap + (1 if cover else 0) + modifier, self.save_improvement_cap),
+                            reroll=reroll)
         invuln = None
         if invulnerable is not None:
-            invuln = D6Test(target=invulnerable, modifier=min(modifier, 1), reroll=reroll)
+            invuln = D6Test(target=invulnerable, modifier=min(modifier, self.save_improvement_cap), reroll=reroll)
         if invuln is not None and (armour is None or invuln.p_success > armour.p_success):
             return invuln, "invulnerable"
         return armour, "armour"
@@ -179,9 +178,10 @@ class Tenth(Edition):
         # Attacks: A (+ Rapid Fire X at half range) (+1 per five target models for Blast), per model.
         per_model = w.attacks.dist()
         notes = [f"A {w.attacks}"]
-        if ab.rapid_fire is not None and sit.half_range:
-            per_model = per_model + ab.rapid_fire.dist()
-            notes.append(f"+{ab.rapid_fire} Rapid Fire (half range)")
+        if ab.rapid_fire is not None:
+            per_model = rapid_fire_attacks(per_model, ab.rapid_fire.dist(), sit.half_range)
+            if sit.half_range:
+                notes.append(f"+{ab.rapid_fire} Rapid Fire (half range)")
         if ab.blast:
             bonus = blast_bonus(d.models)
             per_model = per_model + bonus
@@ -286,9 +286,7 @@ class Tenth(Edition):
                           tuple(cites), {"p_unsaved": _fr(save_fail)}))
 
         # Damage and Feel No Pain.
-        damage = w.damage.dist()
-        if ab.melta and sit.half_range:
-            damage = damage + ab.melta
+        damage = melta_damage(w.damage.dist(), ab.melta, sit.half_range)
         damage = (damage + profile.damage_modifier).map(lambda x: max(x, 1))
         fnp = feel_no_pain(d.fnp) if d.fnp is not None else Fraction(0)
         if d.fnp is not None:

@@ -95,7 +95,7 @@ def run(name: str, inputs: Mapping[str, Any]) -> Result:
     reader = Inputs(inputs)
     result = RUNNERS[name](reader)
     extra = reader.unused()
-    if extra and name != "calc.attack":
+    if extra:
         raise ProfileError(f"inputs.{extra[0]}", f"is not read by runner {name!r}; remove it or fix its name.")
     return result
 

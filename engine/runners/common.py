@@ -23,6 +23,7 @@ def _model(value: Any, key: str) -> Model:
 
 @runner("calc.attack")
 def _calc_attack(i: Inputs) -> Result:
+    i.used.update(i.data)  # the whole mapping is the profile; calc.calculate rejects keys it does not know
     out = calc.calculate(dict(i.data))
     flat: Result = {k: Fraction(v) for k, v in out["expected_exact"].items()}
     flat.update({k: Fraction(v) for k, v in out["summary"].items()})

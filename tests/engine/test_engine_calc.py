@@ -11,7 +11,7 @@ import pytest
 
 from engine.calc import CONTRACT_KEYS, calculate
 from engine.compare import charge_table, leadership_table, melee_hit_table, overwatch_table, to_json
-from engine.errors import ProfileError
+from engine.errors import ProfileError, RuleNotInEdition, UnknownEditionError
 from engine.geometry import (
     Model,
     charge_needed,
@@ -138,3 +138,22 @@ def test_pivots_and_charge_distance() -> None:
     assert move_used([5, 5], pivot_value=2, pivots=3) == 12
     assert charge_needed(4.5, climb=3) == 7
     assert charge_needed(6, edition="6") == 6
+
+
+@pytest.mark.parametrize("alias", ["10th", "10e", "tenth", "десятая"])
+def test_geometry_reads_the_edition_by_alias(alias: str) -> None:
+    # An alias of the 10th edition gets the 10th edition's numbers, not the 6th's.
+    line7 = [Model(3 * i, 0, base_mm=25.4) for i in range(7)]  # 2" gaps: one neighbour at each end
+    tower = [Model(0, 0, base_mm=25.4), Model(0, 0, z=6, base_mm=25.4)]  # 6" apart vertically
+    assert coherency(line7, edition=alias) == coherency(line7, edition="10") != coherency(line7, edition="6")
+    assert coherency(tower, edition=alias) == coherency(tower, edition="10") != coherency(tower, edition="6")
+    assert charge_needed(6, edition=alias) == charge_needed(6, edition="10") == 5
+    a, b = Model(0, 0, base_mm=25.4), Model(2, 0, base_mm=25.4)
+    assert in_engagement_range(a, b, edition=alias) == in_engagement_range(a, b) is True
+
+
+def test_geometry_edition_errors() -> None:
+    with pytest.raises(UnknownEditionError, match="'11'"):
+        coherency([Model(0, 0)], edition="11")
+    with pytest.raises(RuleNotInEdition, match="base contact"):
+        in_engagement_range(Model(0, 0), Model(1, 0), edition="6")
