@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -53,12 +52,10 @@ FAQ_CONFIRM_DEPTH = 3
 FAQ_BOOST = 1.0
 
 
-@lru_cache(maxsize=8)
-def load_faq_entries(build_dir: Path) -> tuple[Any, ...]:
-    """The curated FAQ entries as the build checked them (``build/faq.json``)."""
-    from kb.faq import load_built_faq
-
-    return tuple(load_built_faq(build_dir))
+def load_faq_entries(build_dir: Path | None = None) -> tuple[Any, ...]:
+    """The curated FAQ entries as the build checked them (``build/faq.json``), loaded with its index
+    (so a new build brings its new FAQ)."""
+    return get_index(build_dir).faq
 
 
 def coverage(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures) -> float:
@@ -68,9 +65,9 @@ def coverage(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures)
     correction) is in the leaf, or when it names a concept the leaf mentions or defines. A word
     the rules never use weighs as much as the rarest word, so an off-topic question scores low.
     """
-    present = {t for sentence in features.sentence_lemmas for t in sentence} | set(features.heading_lemmas)
+    present = index.text_terms[features.id] | set(features.heading_lemmas)
     concepts_here = set(features.concepts) | set(features.defines)
-    top = index.idf("\u0000unknown\u0000")
+    top = index.max_idf
     total = found = 0.0
     seen: set[str] = set()
     for word in parsed.words:
@@ -152,20 +149,9 @@ def _edition_fits(entry_edition: str, editions: Sequence[str]) -> bool:
     return entry_edition in editions or any(entry_edition in NEAR_EDITIONS.get(e, ()) for e in editions)
 
 
-def _faq_nodes(index: KnowledgeIndex, entry: Any) -> list[str]:
-    """Indexed leaves that overlap the entry's citations, in citation order."""
-    result: dict[str, None] = {}
-    for citation in entry.citations:
-        start, end = citation.lines
-        for features in index.by_source.get(citation.source, ()):
-            if features.lines[0] <= end and features.lines[1] >= start:
-                result.setdefault(features.id, None)
-    return list(result)
-
-
 def pick_faq(index: KnowledgeIndex, parsed: ParsedQuery, hits: Sequence[Hit]) -> tuple[Any, float, list[str]] | None:
     """The FAQ entry that answers the question, confirmed by retrieval, or ``None``."""
-    entries = load_faq_entries(index.build_dir)
+    entries = index.faq
     if not entries:
         return None
     from kb.faq import DEFAULT_THRESHOLD, match_faq
@@ -176,7 +162,7 @@ def pick_faq(index: KnowledgeIndex, parsed: ParsedQuery, hits: Sequence[Hit]) ->
             break
         if not _edition_fits(entry.edition, parsed.editions):
             continue
-        nodes = _faq_nodes(index, entry)
+        nodes = index.faq_leaves[entry.id]
         if not nodes:
             continue
         if score >= FAQ_HIGH or top.intersection(nodes):

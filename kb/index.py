@@ -152,8 +152,6 @@ class NodeFeatures:
     """Lemmas of the heading and the headings above it (the breadcrumb)."""
     first: bool
     """The first leaf under its heading (where a rule is usually stated)."""
-    length: int
-    """Number of terms in the text."""
 
     def to_json(self) -> dict[str, Any]:
         data = dict(self.__dict__)
@@ -183,7 +181,6 @@ class NodeFeatures:
             defines=tuple(data["defines"]),
             heading_lemmas=tuple(data["heading_lemmas"]),
             first=data["first"],
-            length=data["length"],
         )
 
 
@@ -307,7 +304,6 @@ def node_features(
                 defines=tuple(defines),
                 heading_lemmas=tuple(dict.fromkeys(t.text for title in trail for t in tokens(title))),
                 first=first,
-                length=sum(1 for _ in tokens(node.text_clean)),
             )
         )
     return result
@@ -374,7 +370,6 @@ def build_index(
         "schema": FEATURES_SCHEMA,
         "nodes": [f.to_json() for f in features],
         "concept_nodes": concept_nodes,
-        "concept_titles": {c.id: c.title for c in matcher.concepts.values()},
         "vocabulary": dict(sorted(vocabulary.items())),
         "surface": dict(sorted(surface.items())),
         "variants": {k: v for k, v in reading_links(surface).items() if k in vocabulary or set(v) & vocabulary.keys()},

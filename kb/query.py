@@ -209,9 +209,6 @@ class ParsedQuery:
     def empty(self) -> bool:
         return not self.terms and not self.concepts
 
-    def lemma_set(self) -> set[str]:
-        return {t.text for t in self.terms if t.origin in ("word", "correction", "variant")}
-
 
 #: A reading of a word form at least this likely (pymorphy3's score) counts as a variant.
 READING_MIN_SCORE = 0.1

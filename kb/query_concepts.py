@@ -183,9 +183,6 @@ class ConceptMatcher:
             self._rendering_lemmas[concept_id] = cached
         return cached
 
-    def phrases_of(self, concept_id: str) -> list[tuple[str, ...]]:
-        return [p.key for ps in self._by_first.values() for p in ps if p.concept == concept_id]
-
     def match_terms(self, terms: Sequence[Term], *, query: bool, raw: str = "") -> list[ConceptMatch]:
         """Concepts in ``terms`` (the output of :func:`kb.analysis.tokens` over ``raw``).
 

@@ -12,12 +12,13 @@ import re
 import unicodedata
 
 from corpus.errors import QueryError
+from corpus.models import EDITIONS
 from kb.analysis import fold
 
 #: A question longer than this is refused (a player's question is a sentence or two).
 MAX_QUERY_CHARS = 2000
 #: Known edition codes (see :data:`corpus.models.EDITIONS`).
-EDITION_CODES = ("10", "6", "7", "kt")
+EDITION_CODES = tuple(EDITIONS)
 #: Editions whose rules are close relatives (the Kill Team supplement sits on 6th/7th).
 NEAR_EDITIONS: dict[str, frozenset[str]] = {
     "6": frozenset({"7", "kt"}),
@@ -75,7 +76,6 @@ def expand_contractions(text: str) -> str:
 
 # --- editions ---------------------------------------------------------------------------------
 
-_NUM_SUFFIX = r"(?:-?\s?(?:я|й|ой|ая|ей|ю|ую|ка|ке|ки|ку|кой|кe|th|e|ed|ed\.|ed\b|ая))"
 _EDITION_WORD = r"(?:редакц\w*|ред\.?|изд\w*|эдишн\w*|edition|ed\b|версии|версия)"
 _EDITION_PATTERNS: dict[str, tuple[str, ...]] = {
     "10": (

@@ -30,7 +30,7 @@ from whoosh import query as wq
 from whoosh.scoring import BM25F, bm25
 
 from corpus.errors import QueryError
-from kb.analysis import tokens
+from kb.analysis import lemma_key, tokens
 from kb.build import default_build_dir, require_build
 from kb.index import NodeFeatures, open_whoosh, process_key, read_features
 from kb.query import NEAR_EDITIONS, ConceptMatcher, ParsedQuery, Speller, default_matcher, parse_query
@@ -153,7 +153,6 @@ class KnowledgeIndex:
             f.id: frozenset(t for sentence in f.sentence_lemmas for t in sentence) for f in self.features.values()
         }
         self.concept_nodes: dict[str, dict[str, list[str]]] = data["concept_nodes"]
-        self.concept_titles: dict[str, str] = data["concept_titles"]
         self.vocabulary: frozenset[str] = frozenset(data["vocabulary"])
         self.speller = Speller(data["surface"])
         self.variants: dict[str, list[str]] = data.get("variants", {})
@@ -172,16 +171,25 @@ class KnowledgeIndex:
         for f in self.features.values():
             for concept in set(f.concepts) | set(f.defines):
                 self.concept_counts[concept] = self.concept_counts.get(concept, 0) + 1
-        self._lemmas: dict[str, tuple[str, ...]] = {}
+        from kb.faq import load_built_faq
+
+        #: The build's checked FAQ and, per entry, the indexed leaves its citations overlap.
+        self.faq = tuple(load_built_faq(self.build_dir))
+        self.faq_leaves: dict[str, list[str]] = {entry.id: self._cited_leaves(entry.citations) for entry in self.faq}
+
+    def _cited_leaves(self, citations: Sequence[Any]) -> list[str]:
+        """Indexed leaves that overlap the citations, in citation order."""
+        result: dict[str, None] = {}
+        for citation in citations:
+            start, end = citation.lines
+            for features in self.by_source.get(citation.source, ()):
+                if features.lines[0] <= end and features.lines[1] >= start:
+                    result.setdefault(features.id, None)
+        return list(result)
 
     def lemmas_of(self, phrase: str) -> tuple[str, ...]:
-        """The analysed terms of a short phrase (cached)."""
-        value = self._lemmas.get(phrase)
-        if value is None:
-            if len(self._lemmas) > 20_000:
-                self._lemmas.clear()
-            value = self._lemmas[phrase] = tuple(t.text for t in tokens(phrase))
-        return value
+        """The analysed terms of a short phrase (``kb.analysis`` caches the lemmas)."""
+        return lemma_key(phrase)
 
     def concept_weight(self, concept: str) -> float:
         """How specific a concept is, in (0, 1]: 1 for one named in a handful of leaves, less for

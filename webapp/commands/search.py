@@ -53,12 +53,9 @@ def _terminal(snippet: str) -> str:
 
 def _citation(hit: dict[str, Any]) -> str:
     from corpus.reader import find_source
+    from webapp.commands.graph import cite
 
-    source = find_source(hit["source_id"])
-    page = f", с. {hit['page']}" if hit.get("page") is not None else ""
-    start, end = hit["lines"]
-    span = f"строка {start}" if start == end else f"строки {start}–{end}"
-    return f"{source.title}{page}, {span}"
+    return cite({**hit, "source_title": find_source(hit["source_id"]).title})
 
 
 @click.command()
