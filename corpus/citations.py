@@ -7,7 +7,7 @@ spaces included, count as one space), and a citation points to the leaves overla
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from corpus.reader import read_lines
@@ -36,9 +36,14 @@ def normalise_space(text: str) -> str:
     return " ".join(text.split())
 
 
-def missing_quotes(source_id: str, lines: tuple[int, int], quotes: Iterable[str]) -> list[str]:
+def missing_quotes(
+    source_id: str,
+    lines: tuple[int, int],
+    quotes: Iterable[str],
+    read: Callable[[str], Sequence[str]] = read_lines,
+) -> list[str]:
     """The quotes that do not occur in lines ``a``–``b`` (1-based, inclusive) of the raw source."""
-    raw = read_lines(source_id)
+    raw = read(source_id)
     a, b = lines
     cited = normalise_space(" ".join(raw[a - 1 : b]))
     return [quote for quote in quotes if normalise_space(quote) not in cited]

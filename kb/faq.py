@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from corpus.citations import NodeLike, normalise_space, overlapping_nodes
+from corpus.citations import NodeLike, missing_quotes, normalise_space, overlapping_nodes
 from corpus.errors import RulebaseError, TermbaseError
 from corpus.reader import load_manifest, read_lines
 from kb.analysis import fold, lemma, lemmas
@@ -271,7 +271,7 @@ def check_citations(
     problems: list[CitationProblem] = []
     for entry in entries:
         for citation in entry.citations:
-            start, end = citation.lines
+            end = citation.lines[1]
             try:
                 text = read(citation.source)
             except RulebaseError as exc:  # an unknown or unreadable source is a problem of this citation
@@ -288,14 +288,10 @@ def check_citations(
                     )
                 )
                 continue
-            cited = normalise_space(" ".join(text[start - 1 : end]))
-            for quote in citation.quotes:
-                if normalise_space(quote) not in cited:
-                    problems.append(
-                        CitationProblem(
-                            entry.id, citation.source, citation.lines, quote, "not found in the cited lines"
-                        )
-                    )
+            problems += [
+                CitationProblem(entry.id, citation.source, citation.lines, quote, "not found in the cited lines")
+                for quote in missing_quotes(citation.source, citation.lines, citation.quotes, read)
+            ]
     return problems
 
 

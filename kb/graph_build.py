@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from collections.abc import Sequence
 from typing import Any
 
 import networkx as nx
@@ -16,6 +15,7 @@ from corpus.models import NON_RULE_KINDS, NodeKind, RuleNode
 from corpus.parser import ParsedCorpus
 from kb.graph import EDGE_KINDS, GRAPH_SCHEMA, KnowledgeGraph, concept_node, example_node, rendering_node
 from kb.linker import Links
+from kb.references import page_span
 from kb.terms_model import Termbase
 
 __all__ = [
@@ -54,7 +54,7 @@ def build_graph(
                     sha256=sha[source.id],
                     title_en=source.title_en,
                     translation=source.translation,
-                    pages=_pages(parsed.nodes),
+                    pages=page_span(parsed.nodes),
                 )
             if node.parent_id is not None:
                 graph.add_edge(node.parent_id, node.id, key="contains", kind="contains")
@@ -135,10 +135,6 @@ def build_graph(
     return graph
 
 
-def _pages(nodes: Iterable[RuleNode]) -> list[int]:
-    return sorted({n.page for n in nodes if n.kind is NodeKind.PAGE and n.page is not None})
-
-
 def _rule_attrs(node: RuleNode, links: Links) -> dict[str, Any]:
     mentioned = sorted(links.mentions.get(node.id, {}))
     return {
@@ -183,21 +179,16 @@ def graph_data(graph: nx.MultiDiGraph, links: Links) -> dict[str, Any]:
 # --- build stages --------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=2)
 def term_index(termbase: Termbase) -> Any:
-    """The termbase's occurrences in the sources (:class:`kb.terms.TermIndex`), once per termbase."""
-    from kb.terms_corpus import TermIndex
+    """The termbase's occurrences in the sources (shared with the termbase tools' own index)."""
+    from kb.terms_corpus import index_for
 
-    return TermIndex(termbase)
+    return index_for(termbase)
 
 
-@lru_cache(maxsize=2)
 def rendering_stats(termbase: Termbase) -> dict[tuple[str, str, str], list[int]]:
-    """Where each rendering occurs: (concept, source, rendering) → raw lines (computed once per termbase)."""
-    index = term_index(termbase)
-    stats: dict[tuple[str, str, str], list[int]] = defaultdict(list)
-    for occurrence in index.occurrences():
-        stats[(occurrence.concept_id, occurrence.source_id, occurrence.rendering)].append(occurrence.line)
+    """Where each rendering occurs: (concept, source, rendering) → raw lines."""
+    stats: dict[tuple[str, str, str], list[int]] = term_index(termbase).stats
     return stats
 
 

@@ -91,9 +91,6 @@ class Links:
     mechanics: dict[str, str]
     """concept id → mechanic id (a concept without a curated group is its own mechanic)."""
 
-    def defining(self, concept_id: str) -> list[str]:
-        return [d.node_id for d in self.definitions if d.concept_id == concept_id]
-
 
 # --- matching ------------------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ __all__ = [
     "default_index",
     "english_key",
     "extract_english_terms",
+    "index_for",
     "page_of",
     "renderings_not_found",
     "source_text",
@@ -171,7 +172,8 @@ class TermIndex:
         ]
 
     @cached_property
-    def _stats(self) -> dict[tuple[str, str, str], list[int]]:
+    def stats(self) -> dict[tuple[str, str, str], list[int]]:
+        """Where each rendering occurs: (concept, source, rendering) → raw lines."""
         stats: dict[tuple[str, str, str], list[int]] = defaultdict(list)
         for occurrences in self._occurrences.values():
             for o in occurrences:
@@ -180,10 +182,10 @@ class TermIndex:
 
     def lines(self, concept_id: str, source_id: str, rendering: str) -> list[int]:
         """Line numbers (1-based, one per occurrence, in order) of one rendering."""
-        return list(self._stats.get((concept_id, source_id, rendering), []))
+        return list(self.stats.get((concept_id, source_id, rendering), []))
 
     def count(self, concept_id: str, source_id: str, rendering: str) -> int:
-        return len(self._stats.get((concept_id, source_id, rendering), []))
+        return len(self.stats.get((concept_id, source_id, rendering), []))
 
     def kwic(self, concept: Concept, source_id: str | None = None, width: int = 60) -> list[KwicRow]:
         """Every occurrence of a concept's renderings in context."""
@@ -203,10 +205,15 @@ class TermIndex:
         ]
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=2)
+def index_for(termbase: Termbase) -> TermIndex:
+    """``termbase`` indexed against all sources, once per process and termbase."""
+    return TermIndex(termbase)
+
+
 def default_index() -> TermIndex:
     """The project termbase indexed against all sources (once per process)."""
-    return TermIndex(default_termbase())
+    return index_for(default_termbase())
 
 
 def renderings_not_found(termbase: Termbase) -> list[tuple[str, str, str]]:

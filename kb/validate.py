@@ -27,15 +27,17 @@ from kb.terms_model import Termbase
 __all__ = ["link_issues", "validate"]
 
 
-def _terms_line(termbase: Termbase, concept_id: str) -> tuple[str, int]:
-    """Where a concept's entry starts in the termbase file."""
+def _terms_lines(termbase: Termbase) -> tuple[str, dict[str, int]]:
+    """The termbase file and the line where each concept's entry starts (read once)."""
     path = termbase.path
     if path is None or not path.is_file():
-        return ("kb/data/terms.toml", 1)
+        return ("kb/data/terms.toml", {})
+    starts: dict[str, int] = {}
     for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
-        if line.strip().replace(" ", "") == f'id="{concept_id}"':
-            return (_short(str(path)), number)
-    return (_short(str(path)), 1)
+        compact = line.strip().replace(" ", "")
+        if compact.startswith('id="') and compact.endswith('"'):
+            starts.setdefault(compact[4:-1], number)
+    return (_short(str(path)), starts)
 
 
 def _short(path: str) -> str:
@@ -82,8 +84,9 @@ def link_issues(
                 )
     defined = {d.concept_id for d in links.definitions}
     mechanic_defined = {links.mechanics.get(c, c) for c in defined}
+    file, starts = _terms_lines(termbase)
     for concept in termbase:
-        file, line = _terms_line(termbase, concept.id)
+        line = starts.get(concept.id, 1)
         if concept.id not in defined:
             counterpart = links.mechanics.get(concept.id, concept.id) in mechanic_defined
             note = " (its mechanic is defined under another concept)" if counterpart else ""
