@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 import threading
 from collections import defaultdict
 from collections.abc import Iterable
@@ -37,7 +36,6 @@ __all__ = [
 ]
 
 _LOCK = threading.Lock()
-_PAGE_REF = re.compile(r"см\.\s*(?:на\s+)?(?:стр|с)\.\s*(?P<page>\d{1,3})", re.IGNORECASE)
 _CACHE: dict[Path, tuple[int, Build]] = {}
 
 
@@ -130,9 +128,6 @@ class Concept:
             ],
         }
 
-    def renderings_in(self, source_id: str) -> list[Rendering]:
-        return [r for r in self.renderings if r.source_id == source_id]
-
 
 @dataclass
 class Build:
@@ -155,14 +150,8 @@ class Build:
         nodes = {node.id: node for node in load_nodes(path)}
         issues = _read_json(path / "issues.json") or []
         terms = _read_json(path / "terms.json")
-        if isinstance(terms, dict):  # tolerate {"concepts": [...]}
-            terms = terms.get("concepts")
         examples = _read_json(path / "examples.json")
-        if isinstance(examples, dict):
-            examples = examples.get("examples")
         concepts = _read_json(path / "concepts.json")
-        if isinstance(concepts, dict):
-            concepts = concepts.get("concepts")
         return cls(
             path=path,
             manifest=manifest,
@@ -252,13 +241,6 @@ class Build:
                 return node
         return None
 
-    def nodes_overlapping(self, source_id: str, start: int, end: int) -> list[RuleNode]:
-        return [
-            n
-            for n in self.nodes.values()
-            if n.source_id == source_id and n.is_leaf and n.lines[0] <= end and start <= n.lines[1]
-        ]
-
     # ---- concepts ----------------------------------------------------------------------------
     @cached_property
     def concepts(self) -> dict[str, Concept]:
@@ -276,10 +258,8 @@ class Build:
         """The :class:`kb.graph.KnowledgeGraph` of this build, or None when it has no graph.json."""
         if not (self.path / "graph.json").is_file():
             return None
-        try:
-            from kb.graph import load_graph
-        except ImportError:
-            return None
+        from kb.graph import load_graph
+
         try:
             return load_graph(self.path)
         except RulebaseError:
@@ -298,24 +278,11 @@ class Build:
     def concept_nodes(self) -> dict[str, list[dict[str, Any]]]:
         """concept id -> [{node_id, source_id, edition, lines, role}] (``concepts.json``; defines first)."""
         out: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        if self.concepts_raw:
-            for item in self.concepts_raw:
-                cid = str(item.get("concept", ""))
-                for ref in item.get("nodes") or ():
-                    if ref.get("node_id") in self.nodes:
-                        out[cid].append(dict(ref))
-        else:
-            for node in self.nodes.values():
-                for cid in node.concepts:
-                    out[cid].append(
-                        {
-                            "node_id": node.id,
-                            "source_id": node.source_id,
-                            "edition": node.edition,
-                            "lines": list(node.lines),
-                            "role": "mentions",
-                        }
-                    )
+        for item in self.concepts_raw or ():
+            cid = str(item.get("concept", ""))
+            for ref in item.get("nodes") or ():
+                if ref.get("node_id") in self.nodes:
+                    out[cid].append(dict(ref))
         for refs in out.values():
             refs.sort(key=lambda r: (r.get("role") != "defines", r["source_id"], r["lines"][0]))
         return dict(out)
@@ -349,31 +316,13 @@ class Build:
             source = self.nodes.get(str(r.get("source")))
             if source is not None and source not in into:
                 into.append(source)
-        if not near:
-            out = self._page_references(node)
         return out, into
-
-    def _page_references(self, node: RuleNode) -> list[tuple[str, RuleNode]]:
-        """Without a graph: «см. стр. N» resolved to the first leaf printed on page N of the same source."""
-        out: list[tuple[str, RuleNode]] = []
-        for match in _PAGE_REF.finditer(node.text_clean):
-            page = int(match.group("page"))
-            target = next(
-                (n for n in self.nodes.values() if n.source_id == node.source_id and n.is_leaf and n.page == page),
-                None,
-            )
-            if target is not None:
-                out.append((match.group(0), target))
-        return out
 
     # ---- examples ------------------------------------------------------------------------------
     @cached_property
     def examples(self) -> list[dict[str, Any]]:
-        """Worked examples (``examples.json``, else ``kb.examples.run_examples`` over this build's nodes)."""
-        raw = self.examples_raw
-        if raw is None:
-            raw = _examples_fallback(list(self.nodes.values()))
-        return [e for e in raw if isinstance(e, dict)]
+        """Worked examples (``examples.json``: the engine's results and their resolved rule ids)."""
+        return [e for e in self.examples_raw or () if isinstance(e, dict)]
 
     def examples_for(self, node: RuleNode) -> list[dict[str, Any]]:
         """Worked examples that demonstrate ``node`` (the build resolved their ``rule_ids``)."""
@@ -399,20 +348,6 @@ def suggest(wanted: str, nodes: Iterable[RuleNode], n: int = 5) -> list[RuleNode
         if node not in out:
             out.append(node)
     return out[:n]
-
-
-def _examples_fallback(nodes: list[RuleNode]) -> list[dict[str, Any]]:
-    import importlib
-
-    try:
-        module = importlib.import_module("kb.examples")
-    except ImportError:
-        return []
-    try:
-        found = module.run_examples(nodes=nodes)
-    except RulebaseError:
-        return []
-    return [e for e in found if isinstance(e, dict)] if isinstance(found, list) else []
 
 
 def get_build(path: Path) -> Build:

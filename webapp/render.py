@@ -27,8 +27,6 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markupsafe import Markup
 
-from kb.analysis import tokens
-
 __all__ = [
     "MD",
     "STATUS_LABELS",
@@ -98,58 +96,24 @@ class TermSense:
 
 
 class TermMatcher:
-    """Finds termbase phrases in text by lemma sequence (longest match first).
-
-    Uses the termbase's own matcher (``kb.terms_text.Matcher``: keyword forms in capitals match
-    only capitals, glued words are split) when it is installed, else a plain lemma n-gram scan.
-    """
+    """Finds termbase phrases in text with the termbase's own matcher (``kb.terms_text.Matcher``:
+    lemma sequences, longest first; keyword forms in capitals match only capitals, glued words are
+    split)."""
 
     def __init__(self, phrases: Iterable[tuple[str, str]]) -> None:
-        phrases = list(phrases)
-        self._kb: Any = None
-        try:
-            from kb.terms_text import Matcher, Pattern
+        from kb.terms_text import Matcher, Pattern
 
-            self._kb = Matcher(Pattern(concept, phrase) for phrase, concept in phrases if phrase.strip())
-        except ImportError:
-            self._kb = None
-        by_first: dict[str, list[tuple[tuple[str, ...], str]]] = {}
-        seen: set[tuple[tuple[str, ...], str]] = set()
-        for phrase, concept in phrases if self._kb is None else ():
-            key = tuple(t.text for t in tokens(phrase))
-            if not key or (len(key) == 1 and len(phrase.strip()) < 4) or (key, concept) in seen:
-                continue
-            seen.add((key, concept))
-            by_first.setdefault(key[0], []).append((key, concept))
-        for items in by_first.values():
-            items.sort(key=lambda kv: (-len(kv[0]), kv[1]))
-        self._by_first = by_first
+        self._kb = Matcher(Pattern(concept, phrase) for phrase, concept in phrases if phrase.strip())
 
     def __bool__(self) -> bool:
-        return bool(self._by_first) or bool(self._kb is not None and len(self._kb))
+        return len(self._kb) > 0
 
     def find(self, text: str) -> list[tuple[int, int, str]]:
         """Non-overlapping ``(start, end, concept)`` spans in ``text``."""
-        if self._kb is not None:
-            spans: list[tuple[int, int, str]] = []
-            for match in self._kb.find(text):
-                if not spans or match.start >= spans[-1][1]:
-                    spans.append((match.start, match.end, match.concept_id))
-            return spans
-        if not self._by_first:
-            return []
-        toks = list(tokens(text))
-        spans = []
-        i = 0
-        while i < len(toks):
-            for key, concept in self._by_first.get(toks[i].text, ()):
-                n = len(key)
-                if tuple(t.text for t in toks[i : i + n]) == key:
-                    spans.append((toks[i].start, toks[i + n - 1].end, concept))
-                    i += n
-                    break
-            else:
-                i += 1
+        spans: list[tuple[int, int, str]] = []
+        for match in self._kb.find(text):
+            if not spans or match.start >= spans[-1][1]:
+                spans.append((match.start, match.end, match.concept_id))
         return spans
 
 
