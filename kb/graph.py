@@ -24,9 +24,8 @@ reference, resolved or not. The web app and the commands read that file only, th
 from __future__ import annotations
 
 import json
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +35,7 @@ from corpus.errors import IndexMissingError, QueryError
 from corpus.models import EDITIONS
 
 if TYPE_CHECKING:
-    from kb.terms_text import Matcher
+    pass
 
 __all__ = [
     "EDGE_KINDS",
@@ -265,29 +264,16 @@ class KnowledgeGraph:
         }
 
     # lookup
-    @property
-    def _matcher(self) -> Matcher:
-        return _lookup_matcher(self)
-
     def find_concept(self, text: str) -> list[str]:
         """Concept ids that ``text`` names: an id, an English term, a Russian rendering in any
-        inflection, slang or an alias; best first. The termbase's own lookup
-        (:meth:`kb.terms.ConceptFinder.search`) decides; the graph's renderings and aliases are
-        the fallback when the termbase is not at hand."""
+        inflection, slang or an alias; best first, as the termbase's own lookup
+        (:meth:`kb.terms.ConceptFinder.search`) ranks them."""
+        from kb.terms import default_finder
+
         wanted = text.strip()
         if concept_node(wanted) in self.graph:
             return [wanted]
-        found = [c for c in _termbase_search(wanted) if concept_node(c) in self.graph]
-        if found:
-            return found
-        matches = self._matcher.find(wanted, query=True)
-        if not matches:
-            matches = self._matcher.find_fuzzy(wanted)
-        if not matches:
-            return []
-        longest = max(m.end - m.start for m in matches)
-        ranked = Counter(m.concept_id for m in matches if m.end - m.start == longest)
-        return [c for c, _ in sorted(ranked.items(), key=lambda kv: (-kv[1], kv[0]))]
+        return [c.id for c in default_finder().search(wanted) if concept_node(c.id) in self.graph]
 
     def suggestions(self, text: str, limit: int = 5) -> list[str]:
         """Concept ids whose id, English term or renderings look like ``text``."""
@@ -320,36 +306,9 @@ class KnowledgeGraph:
         raise QueryError(f"No concept matches {text!r}. {self._suggest(text)}")
 
 
-def _termbase_search(text: str) -> list[str]:
-    try:
-        from kb.terms import default_finder
-    except ImportError:  # pragma: no cover - the termbase is part of the project
-        return []
-    from kb.terms_model import DEFAULT_TERMS
-
-    if not DEFAULT_TERMS.is_file():  # pragma: no cover - only before the termbase exists
-        return []
-    return [concept.id for concept in default_finder().search(text)]
-
-
 def _edition_rank(edition: str) -> tuple[int, str]:
     order = {"6": 0, "7": 1, "kt": 2, "10": 3}
     return (order.get(edition, 9), edition)
-
-
-@lru_cache(maxsize=4)
-def _lookup_matcher(kg: KnowledgeGraph) -> Matcher:
-    from kb.terms_text import Matcher, Pattern
-
-    patterns: list[Pattern] = []
-    for concept_id in kg.concept_ids():
-        attrs = kg.concept(concept_id)
-        patterns.append(Pattern(concept_id, attrs["english"], "english"))
-        if attrs.get("abbreviation"):
-            patterns.append(Pattern(concept_id, attrs["abbreviation"], "abbreviation"))
-        patterns.extend(Pattern(concept_id, alias, "alias") for alias in attrs.get("aliases", []))
-        patterns.extend(Pattern(concept_id, r["text"], "rendering", r["source_id"]) for r in kg.renderings(concept_id))
-    return Matcher(patterns)
 
 
 _CACHE: dict[Path, tuple[int, KnowledgeGraph]] = {}
