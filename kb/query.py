@@ -292,16 +292,33 @@ def _add(terms: dict[str, QueryTerm], text: str, weight: float, origin: str) -> 
         current.origin = origin
 
 
-def _add_renderings(weighted: dict[str, QueryTerm], matcher: ConceptMatcher, concept_id: str) -> None:
-    """The lemmas of every printed rendering of a concept, as expansion terms."""
+@lru_cache(maxsize=1)
+def _source_editions() -> dict[str, str]:
+    """Source id → edition, from the manifest."""
+    from corpus.reader import load_manifest
+
+    return {source.id: source.edition for source in load_manifest()}
+
+
+def _add_renderings(
+    weighted: dict[str, QueryTerm], matcher: ConceptMatcher, concept_id: str, editions: Iterable[str] = ()
+) -> None:
+    """The lemmas of the printed renderings of a concept, as expansion terms: those of the named
+    editions' texts when the question names editions that render it («пайл-ин в 6-ке» searches the
+    6th edition's «сближение», not the 10th's «навалиться»), otherwise every one."""
     concept = matcher.concepts.get(concept_id)
     if concept is None:
         return
-    for text, origin, _ in concept.phrases:
-        if origin == "rendering":
-            for term in tokens(text):
-                if term.text not in LIGHT_WORDS:
-                    _add(weighted, term.text, RENDERING_WEIGHT, "rendering")
+    renderings = [(text, source) for text, origin, source in concept.phrases if origin == "rendering"]
+    wanted = set(editions)
+    if wanted:
+        edition_of = _source_editions()
+        named = [(text, source) for text, source in renderings if edition_of.get(source) in wanted]
+        renderings = named or renderings
+    for text, _ in renderings:
+        for term in tokens(text):
+            if term.text not in LIGHT_WORDS:
+                _add(weighted, term.text, RENDERING_WEIGHT, "rendering")
 
 
 def parse_query(
@@ -369,7 +386,7 @@ def parse_query(
             if match.origin != "rendering" and terms[position].text not in printed:
                 slang.add(position)
         if match.origin != "rendering":
-            _add_renderings(weighted, matcher, match.concept)
+            _add_renderings(weighted, matcher, match.concept, parsed.editions)
     synonyms = _synonym_map()
     english = _english_map()
     for position, term in enumerate(terms):
@@ -465,7 +482,7 @@ def _apply_paraphrases(parsed: ParsedQuery, weighted: dict[str, QueryTerm], matc
         if concept is not None:
             if concept not in parsed.concepts:
                 parsed.concepts.append(concept)
-            _add_renderings(weighted, matcher, concept)
+            _add_renderings(weighted, matcher, concept, parsed.editions)
             concept_entry = matcher.concepts[concept]
             added.extend(t.text for text, origin, _ in concept_entry.phrases if origin == "rendering" for t in tokens(text))
         for word in parsed.words:

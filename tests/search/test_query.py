@@ -229,3 +229,18 @@ def test_known_russian_words_are_not_corrected() -> None:
 def test_the_word_edition_after_the_number_is_not_searched(text: str, edition: str) -> None:
     parsed = parse_query(text)
     assert parsed.editions and edition not in {t.text for t in parsed.terms}
+
+
+def test_a_named_edition_expands_through_its_own_renderings() -> None:
+    """«пайл-ин в 6-ке» searches the 6th edition's word for pile-in, not the 10th edition's."""
+    in_sixth = {t.text for t in parse_query("пайл-ин в 6-ке: на сколько дюймов?").terms}
+    anywhere = {t.text for t in parse_query("пайл-ин: на сколько дюймов?").terms}
+    assert "сближение" in in_sixth and "навалиться" not in in_sixth
+    assert {"сближение", "навалиться"} <= anywhere
+
+
+def test_a_concept_the_named_edition_does_not_render_keeps_every_rendering() -> None:
+    # stratagems are a 10th-edition rule: asked about in the 6th, they are still searched
+    without = {t.text for t in parse_query("страта").terms if t.origin == "rendering"}
+    in_sixth = {t.text for t in parse_query("страта в 6-ке").terms if t.origin == "rendering"}
+    assert without and in_sixth == without
