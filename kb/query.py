@@ -43,6 +43,7 @@ from kb.query_concepts import (
     default_matcher,
     load_concepts,
     slang_key,
+    translit_key,
 )
 from kb.query_text import (
     EDITION_CODES,
@@ -95,6 +96,7 @@ __all__ = [
     "load_vocabulary",
     "parse_query",
     "slang_key",
+    "translit_key",
 ]
 
 

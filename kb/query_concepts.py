@@ -87,6 +87,62 @@ def slang_key(word: str) -> str:
     return re.sub(r"(.)\1+", r"\1", text)
 
 
+_LATIN_SOUNDS = (
+    ("tion", "шн"), ("sion", "шн"), ("sh", "ш"), ("th", "т"),
+    ("ph", "ф"), ("qu", "кв"), ("wh", "в"), ("x", "кс"), ("w", "в"), ("j", "дж"), ("q", "к"),
+    ("b", "б"), ("d", "д"), ("f", "ф"), ("g", "г"), ("h", "х"), ("k", "к"), ("l", "л"), ("m", "м"),
+    ("n", "н"), ("p", "п"), ("r", "р"), ("s", "с"), ("t", "т"), ("v", "в"), ("z", "з"),
+)
+_CYRILLIC_SOUNDS = (("дж", "г"), ("ж", "г"), ("тч", "ч"), ("тш", "ч"), ("щ", "ш"), ("з", "с"), ("ц", "тс"))
+#: Transliteration keys shorter than this are not matched (too many words share them).
+TRANSLIT_MIN_LENGTH = 4
+
+
+def _translit_word(term: Term) -> bool:
+    """Can this word be part of a transliterated English name? A Cyrillic word with a consonant,
+    not a question or function word, and not a fragment («ке» of «7ке»): a word under three
+    letters must be a dictionary word («ту» of «гоу ту граунд»)."""
+    original = term.original
+    return (
+        _CYRILLIC_WORD.fullmatch(original) is not None
+        and fold(original) not in LIGHT_WORDS
+        and bool(translit_key(original))
+        and (len(original) >= 3 or is_known(original))
+    )
+
+
+def translit_key(text: str) -> str:
+    """The consonants of a phrase as it sounds, the same for an English rule name and a player's
+    Cyrillic spelling of it: «гоу ту граунд» and «Go to Ground» both give «гтгрнд», «хазардус» and
+    «Hazardous» «хсрдс», «чардж» and «charge» «чрг». Vowels, signs and doubled letters (within a
+    word) are dropped;
+    «дж», «ж» and a soft «g» are one sound, so are «з» and «s»."""
+    latin = fold(text).replace("tch", "ч").replace("sch", "ск").replace("ch", "ч").replace("ck", "k")
+    latin = re.sub(r"c(?=[eiy])", "s", latin).replace("c", "k")
+    latin = re.sub(r"g(?=[eiy])", "j", latin)
+    for sound, letter in _LATIN_SOUNDS:
+        latin = latin.replace(sound, letter)
+    for sound, letter in _CYRILLIC_SOUNDS:
+        latin = latin.replace(sound, letter)
+    words = (re.sub(r"[^бвгдклмнпрстфхчш]", "", word) for word in latin.split())
+    return "".join(re.sub(r"(.)\1+", r"\1", word) for word in words)
+
+
+#: The longest run of words read as one transliterated English name («лук аут сэр»).
+TRANSLIT_MAX_WORDS = 4
+
+
+def _translit_keys(phrase: str) -> set[str]:
+    """The keys an English name or alias is found by: its own, without a final plural «s»
+    («Strategic Reserves» ~ «стратеджик резерв»), and with «h» heard as «г» («heroic» ~ «героик»)."""
+    key = translit_key(phrase)
+    keys = {key}
+    if re.search(r"[a-z]s\W*$", phrase, re.IGNORECASE):
+        keys.add(key[:-1])
+    keys |= {k.replace("х", "г") for k in keys}
+    return {k for k in keys if len(k) >= TRANSLIT_MIN_LENGTH}
+
+
 def _deletes(word: str) -> set[str]:
     return {word[:i] + word[i + 1 :] for i in range(len(word))}
 
@@ -147,6 +203,7 @@ class ConceptMatcher:
         self._slang: dict[str, set[str]] = {}
         self._slang_deletes: dict[str, set[str]] = {}
         self._rendering_lemmas: dict[str, set[str]] = {}
+        self._translit: dict[str, set[str]] = {}
         seen: set[tuple[tuple[str, ...], str, bool, str]] = set()
         for concept in concepts:
             for text, origin, source in concept.phrases:
@@ -169,6 +226,11 @@ class ConceptMatcher:
                         self._slang_deletes.setdefault(deleted, set()).add(slang)
         for phrases in self._by_first.values():
             phrases.sort(key=lambda p: -len(p.key))
+        for concept in concepts:
+            for text, origin, _ in concept.phrases:
+                if origin in ("english", "alias"):
+                    for sounds in _translit_keys(text):
+                        self._translit.setdefault(sounds, set()).add(concept.id)
 
     def __bool__(self) -> bool:
         return bool(self.concepts)
@@ -213,7 +275,45 @@ class ConceptMatcher:
                 index += size
             else:
                 index += 1
+        if query and self._translit:
+            matches = self._match_transliterations(terms, matches)
         return matches
+
+    def _match_transliterations(self, terms: Sequence[Term], matches: list[ConceptMatch]) -> list[ConceptMatch]:
+        """Add the English rule names a player spelt in Cyrillic («гоу ту граунд», «летал хитс»):
+        runs of Cyrillic words, at least one of them no dictionary word, whose sounds
+        (:func:`translit_key`) are those of an English term or alias. A longer run wins over the
+        shorter matches inside it («летал» alone would be «fly»)."""
+        added: list[ConceptMatch] = []
+        replaced: set[int] = set()
+        index = 0
+        while index < len(terms):
+            for size in range(TRANSLIT_MAX_WORDS, 0, -1):
+                end = index + size
+                window = terms[index:end]
+                if len(window) < size:
+                    continue
+                touching = [i for i, m in enumerate(matches) if m.start < end and m.end > index]
+                if any(matches[i].start < index or matches[i].end > end for i in touching):
+                    continue
+                if touching and size == max(matches[i].end - matches[i].start for i in touching):
+                    continue  # no longer than what the termbase matched there already
+                originals = [t.original for t in window]
+                if not all(_translit_word(t) for t in window) or all(is_known(o) for o in originals):
+                    continue
+                phrase = " ".join(originals)
+                found = self._translit.get(translit_key(phrase))
+                if found:
+                    added += [ConceptMatch(c, index, end, phrase, "alias", fuzzy=True) for c in sorted(found)]
+                    replaced.update(touching)
+                    index = end
+                    break
+            else:
+                index += 1
+        if not added:
+            return matches
+        kept = [m for i, m in enumerate(matches) if i not in replaced]
+        return sorted([*kept, *added], key=lambda m: m.start)
 
     def _prefer_words(self, best: list[_Phrase], typed: Sequence[Term]) -> list[_Phrase]:
         """Of several concepts named by the same words, drop a keyword reached only through its

@@ -14,6 +14,7 @@ from kb.query import (
     detect_editions,
     parse_query,
     slang_key,
+    translit_key,
 )
 
 
@@ -244,3 +245,58 @@ def test_a_concept_the_named_edition_does_not_render_keeps_every_rendering() -> 
     without = {t.text for t in parse_query("страта").terms if t.origin == "rendering"}
     in_sixth = {t.text for t in parse_query("страта в 6-ке").terms if t.origin == "rendering"}
     assert without and in_sixth == without
+
+
+@pytest.mark.parametrize(
+    ("typed", "english"),
+    [
+        ("гоу ту граунд", "Go to Ground"),
+        ("хазардус", "Hazardous"),
+        ("чардж", "charge"),
+        ("овервотч", "Overwatch"),
+        ("энгейдж ренж", "engage range"),
+        ("стратеджик резерв", "strategic reserve"),
+        ("лук аут сэр", "Look Out, Sir"),
+        ("свипинг эдванс", "Sweeping Advance"),
+        ("реролл", "re-roll"),
+    ],
+)
+def test_translit_key_hears_a_cyrillic_spelling_as_the_english_name(typed: str, english: str) -> None:
+    assert translit_key(typed) == translit_key(english)
+
+
+def test_translit_key_keeps_words_apart() -> None:
+    # doubled letters merge inside a word only: «стратрезерва во» is not «стратрезерв»
+    assert translit_key("стратрезерва во") != translit_key("стратрезерв")
+    assert translit_key("а и у") == ""
+
+
+@pytest.mark.parametrize(
+    ("question", "concept"),
+    [
+        ("что даёт стратагема гоу ту граунд?", "go-to-ground"),
+        ("хазардус оружие: на что кидать?", "hazardous"),
+        ("стратеджик резерв когда приходит", "strategic-reserves"),  # «Strategic Reserves», plural
+        ("героик интервеншн в 10ке", "heroic-intervention"),  # «h» heard as «г»
+    ],
+)
+def test_english_rule_names_spelt_in_cyrillic_are_recognised(question: str, concept: str) -> None:
+    assert concept in parse_query(question).concepts
+
+
+def test_a_longer_transliteration_wins_over_the_word_inside_it() -> None:
+    concepts = parse_query("девастейтинг вундс и летал хитс").concepts
+    assert "lethal-hits" in concepts and "fly" not in concepts  # «летал» alone is «летать»
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "перегруп в 7ке, если от отряда осталось меньше четверти",  # «ке если от» sounds like «casualty»
+        "мой отряд на кухне",
+        "как сварить борщ",
+    ],
+)
+def test_function_words_and_fragments_are_not_transliterations(question: str) -> None:
+    concepts = set(parse_query(question).concepts)
+    assert "casualty" not in concepts and concepts <= {"regroup", "unit"}
