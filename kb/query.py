@@ -436,18 +436,23 @@ def parse_query(
         parsed.words.append(word)
         if concept or len(term.original) < 4:
             continue
-        known = vocabulary is None or text in vocabulary or text in english or text in synonyms
-        if known:
+        if vocabulary is None or text in vocabulary or text in english:
             continue
+        # a player's word with synonyms may still be a concept's slang inflected («морталок» ←
+        # «мортал»), but is not a typo of one
+        with_synonyms = text in synonyms
         # one edit away is a typo of slang only when the word itself is no dictionary word
         # («роутер» is a word, not a misspelt «ростер»)
-        fuzzy = matcher.fuzzy(term.original, edits=latin or not is_known(term.original))
+        edits = not with_synonyms and (latin or not is_known(term.original))
+        fuzzy = matcher.fuzzy(term.original, edits=edits)
         if fuzzy:
             for found in sorted(fuzzy):
                 if found not in parsed.concepts:
                     parsed.concepts.append(found)
                 parsed.concept_phrases.setdefault(found, []).append(term.original)
             word.concept = sorted(fuzzy)[0]
+            continue
+        if with_synonyms:
             continue
         if speller is not None and (latin or not is_known(term.original)):
             fixed = speller.correct(term.original)

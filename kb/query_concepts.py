@@ -213,17 +213,18 @@ class ConceptMatcher:
                     continue
                 caps = origin == "rendering" and _is_upper(text) and len(text) > 3
                 short = len(key) == 1 and _is_abbreviation(text.strip())
+                if len(key) == 1 and not short and len(text.strip()) >= 4:
+                    # every spelling, even one whose lemma another phrase has («мортал», «морталы»)
+                    slang = slang_key(text)
+                    self._slang.setdefault(slang, set()).add(concept.id)
+                    for deleted in _deletes(slang):
+                        self._slang_deletes.setdefault(deleted, set()).add(slang)
                 marker = (key, concept.id, caps, text.strip() if short else "")
                 if marker in seen:
                     continue
                 seen.add(marker)
                 phrase = _Phrase(key, concept.id, origin, source, text.strip(), caps, short)
                 self._by_first.setdefault(key[0], []).append(phrase)
-                if len(key) == 1 and not short and len(text.strip()) >= 4:
-                    slang = slang_key(text)
-                    self._slang.setdefault(slang, set()).add(concept.id)
-                    for deleted in _deletes(slang):
-                        self._slang_deletes.setdefault(deleted, set()).add(slang)
         for phrases in self._by_first.values():
             phrases.sort(key=lambda p: -len(p.key))
         for concept in concepts:

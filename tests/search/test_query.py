@@ -300,3 +300,15 @@ def test_a_longer_transliteration_wins_over_the_word_inside_it() -> None:
 def test_function_words_and_fragments_are_not_transliterations(question: str) -> None:
     concepts = set(parse_query(question).concepts)
     assert "casualty" not in concepts and concepts <= {"regroup", "unit"}
+
+
+def test_slang_with_synonyms_still_names_its_concept() -> None:
+    """«морталок» has everyday synonyms («смертельный») and is the plural of the alias «мортал»:
+    both count."""
+    assert "mortal-wounds" in parse_query("инвуль от морталок?", vocabulary=frozenset()).concepts
+
+
+def test_every_spelling_of_an_alias_is_slang_even_when_its_lemma_is_taken() -> None:
+    entry = ConceptEntry("mortal-wounds", "Mortal Wounds", (("морталы", "alias", ""), ("мортал", "alias", "")))
+    matcher = ConceptMatcher([entry])
+    assert matcher.fuzzy("морталок", edits=False) == {"mortal-wounds"}
