@@ -114,17 +114,15 @@ def _translit_word(term: Term) -> bool:
 def translit_key(text: str) -> str:
     """The consonants of a phrase as it sounds, the same for an English rule name and a player's
     Cyrillic spelling of it: «гоу ту граунд» and «Go to Ground» both give «гтгрнд», «хазардус» and
-    «Hazardous» «хсрдс», «чардж» and «charge» «чрг». Vowels, signs and doubled letters (within a
-    word) are dropped;
-    «дж», «ж» and a soft «g» are one sound, so are «з» and «s»."""
-    latin = fold(text).replace("tch", "ч").replace("sch", "ск").replace("ch", "ч").replace("ck", "k")
-    latin = re.sub(r"c(?=[eiy])", "s", latin).replace("c", "k")
-    latin = re.sub(r"g(?=[eiy])", "j", latin)
-    for sound, letter in _LATIN_SOUNDS:
-        latin = latin.replace(sound, letter)
-    for sound, letter in _CYRILLIC_SOUNDS:
-        latin = latin.replace(sound, letter)
-    words = (re.sub(r"[^бвгдклмнпрстфхчш]", "", word) for word in latin.split())
+    «Hazardous» «хсрдс», «чардж» and «charge» «чрг». English letters become the Cyrillic ones they
+    sound as; vowels, signs and doubled letters (within a word) are dropped; «дж», «ж» and a soft
+    «g» are one sound, so are «з» and «s»."""
+    sounds = fold(text).replace("tch", "ч").replace("sch", "ск").replace("ch", "ч").replace("ck", "k")
+    sounds = re.sub(r"c(?=[eiy])", "s", sounds).replace("c", "k")
+    sounds = re.sub(r"g(?=[eiy])", "j", sounds)
+    for sound, letter in (*_LATIN_SOUNDS, *_CYRILLIC_SOUNDS):
+        sounds = sounds.replace(sound, letter)
+    words = (re.sub(r"[^бвгдклмнпрстфхчш]", "", word) for word in sounds.split())
     return "".join(re.sub(r"(.)\1+", r"\1", word) for word in words)
 
 
