@@ -48,8 +48,25 @@ def fold(text: str) -> str:
     return text.lower().replace("ё", "е")
 
 
+#: Irregular English verb forms players use about the rules, read as the verb («fell back» is
+#: «fall back», «fought» is «fight»).
+_EN_IRREGULAR = {
+    "fell": "fall", "fallen": "fall", "fought": "fight", "ran": "run",
+    "took": "take", "taken": "take", "got": "get", "gotten": "get", "made": "make", "lost": "lose",
+    "won": "win", "led": "lead", "drew": "draw", "drawn": "draw", "threw": "throw", "thrown": "throw",
+    "saw": "see", "seen": "see", "went": "go", "gone": "go", "came": "come",
+    "kept": "keep", "held": "hold", "stood": "stand", "chose": "choose", "chosen": "choose",
+    "gave": "give", "given": "give", "broke": "break", "broken": "break", "slain": "slay",
+    "struck": "strike", "dealt": "deal", "sent": "send", "brought": "bring", "began": "begin",
+    "begun": "begin", "fled": "flee", "dove": "dive", "rode": "ride", "ridden": "ride",
+    "flew": "fly", "flown": "fly", "hid": "hide", "hidden": "hide", "stuck": "stick",
+}
+
+
 def _stem_en(word: str) -> str:
-    """A deliberately small English stemmer: enough for «charges»/«charging» to meet «charge»."""
+    """A deliberately small English stemmer: enough for «charges»/«charging» to meet «charge»,
+    and «fell» to meet «fall»."""
+    word = _EN_IRREGULAR.get(word, word)
     for suffix, keep in (("ing", 4), ("ies", 4), ("es", 4), ("ed", 4), ("s", 3)):
         if word.endswith(suffix) and len(word) - len(suffix) >= keep and not word.endswith("ss"):
             word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")

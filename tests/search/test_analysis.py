@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kb.analysis import lemma
 from kb.index import RussianTokenizer, split_sentences
 
 
@@ -53,3 +54,14 @@ def test_positions_and_offsets_follow_the_text() -> None:
 def test_sentences_split_on_full_stops_and_lines() -> None:
     text = "Бросьте 2D6. Если выпало 7+, тест пройден.\n• Пункт списка"
     assert split_sentences(text) == ["Бросьте 2D6.", "Если выпало 7+, тест пройден.", "• Пункт списка"]
+
+
+@pytest.mark.parametrize(("form", "verb"), [("fell", "fall"), ("fought", "fight"), ("fled", "flee"), ("chosen", "choose")])
+def test_irregular_english_verbs_meet_their_verb(form: str, verb: str) -> None:
+    assert lemma(form) == lemma(verb)
+
+
+def test_a_question_in_the_past_tense_names_the_rule() -> None:
+    from kb.query import parse_query
+
+    assert "fall-back" in parse_query("can units that fell back still charge?").concepts
