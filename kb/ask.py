@@ -86,7 +86,7 @@ def coverage(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures)
 
 #: Question words asking for a quantity: then a sentence with a number or dice answers better.
 QUANTITY_WORDS = frozenset(
-    {"сколько", "размер", "диаметр", "длина", "далеко", "дальность", "расстояние", "дистанция", "много",
+    {"сколько", "скока", "скоко", "скок", "размер", "диаметр", "длина", "далеко", "дальность", "расстояние", "дистанция", "много",
      "максимум", "минимум", "many", "much", "far", "distance", "size", "range", "long", "big"}
 )
 #: Bonus of a sentence with a number for a quantity question, as a share of the best term weight.
