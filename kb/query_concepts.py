@@ -100,12 +100,13 @@ TRANSLIT_MIN_LENGTH = 4
 
 def _translit_word(term: Term) -> bool:
     """Can this word be part of a transliterated English name? A Cyrillic word with a consonant,
-    not a question or function word, and not a fragment («ке» of «7ке»): a word under three
-    letters must be a dictionary word («ту» of «гоу ту граунд»)."""
+    not a question or function word («моими»; but «ту» of «гоу ту граунд» may be «to»), and not a
+    fragment («ке» of «7ке»): a word under three letters must be a dictionary word."""
     original = term.original
+    function_word = fold(original) in LIGHT_WORDS or (len(original) > 3 and term.text in LIGHT_WORDS)
     return (
         _CYRILLIC_WORD.fullmatch(original) is not None
-        and fold(original) not in LIGHT_WORDS
+        and not function_word
         and bool(translit_key(original))
         and (len(original) >= 3 or is_known(original))
     )
@@ -202,6 +203,8 @@ class ConceptMatcher:
         self._slang_deletes: dict[str, set[str]] = {}
         self._rendering_lemmas: dict[str, set[str]] = {}
         self._translit: dict[str, set[str]] = {}
+        #: transliteration key → the most words a name with that key has («battle-shock»: 2)
+        self._translit_words: dict[str, int] = {}
         seen: set[tuple[tuple[str, ...], str, bool, str]] = set()
         for concept in concepts:
             for text, origin, source in concept.phrases:
@@ -230,6 +233,8 @@ class ConceptMatcher:
                 if origin in ("english", "alias"):
                     for sounds in _translit_keys(text):
                         self._translit.setdefault(sounds, set()).add(concept.id)
+                        words = len(re.findall(r"[^\W\d_]+", text))
+                        self._translit_words[sounds] = max(self._translit_words.get(sounds, 0), words)
 
     def __bool__(self) -> bool:
         return bool(self.concepts)
@@ -301,8 +306,9 @@ class ConceptMatcher:
                 if not all(_translit_word(t) for t in window) or all(is_known(o) for o in originals):
                     continue
                 phrase = " ".join(originals)
-                found = self._translit.get(translit_key(phrase))
-                if found:
+                sounds = translit_key(phrase)
+                found = self._translit.get(sounds)
+                if found and size <= self._translit_words[sounds]:
                     added += [ConceptMatch(c, index, end, phrase, "alias", fuzzy=True) for c in sorted(found)]
                     replaced.update(touching)
                     index = end

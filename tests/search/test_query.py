@@ -295,11 +295,13 @@ def test_a_longer_transliteration_wins_over_the_word_inside_it() -> None:
         "перегруп в 7ке, если от отряда осталось меньше четверти",  # «ке если от» sounds like «casualty»
         "мой отряд на кухне",
         "как сварить борщ",
+        "рубится с моими интерами",  # «моими интерами» sounds like «Munitorum», one English word
     ],
 )
 def test_function_words_and_fragments_are_not_transliterations(question: str) -> None:
     concepts = set(parse_query(question).concepts)
-    assert "casualty" not in concepts and concepts <= {"regroup", "unit"}
+    assert "casualty" not in concepts and "munitorum-field-manual" not in concepts
+    assert concepts <= {"regroup", "unit", "close-combat", "fight-phase"}
 
 
 def test_slang_with_synonyms_still_names_its_concept() -> None:
