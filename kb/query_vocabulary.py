@@ -287,6 +287,13 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "used": ("использовать", "применять"),
     "slow": ("замедлять", "замедляться"),
     "both": ("оба",),
+    "disagree": ("согласный", "спор", "договориться"),
+    "argue": ("спор",),
+    "argument": ("спор",),
+    "dispute": ("спор",),
+    "hurt": ("навредить", "ранить"),
+    "harm": ("навредить", "вред"),
+    "useless": ("бесполезный",),
 }
 
 #: Question and function words: searched, but at a low weight (they rarely decide the passage).
