@@ -109,8 +109,8 @@ class FaqEntry(BaseModel):
     """Stable readable slug starting with the edition prefix, e.g. ``10e-charge-distance``."""
     question: str = Field(min_length=5)
     """The question as a player would ask it, in Russian."""
-    variants: tuple[str, ...] = Field(min_length=2, max_length=4)
-    """2–4 other phrasings (slang, English, casual); the matcher uses them with the question."""
+    variants: tuple[str, ...] = Field(min_length=2, max_length=6)
+    """2–6 other phrasings (situations, slang, English); the matcher uses them with the question."""
     edition: str
     """``"10"``, ``"6"``, ``"7"`` or ``"kt"`` (see :data:`corpus.models.EDITIONS`)."""
     concepts: tuple[str, ...] = Field(min_length=1)
