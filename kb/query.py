@@ -34,6 +34,7 @@ from functools import lru_cache
 
 from corpus.errors import QueryError
 from corpus.morph import is_known, morph
+from corpus.reader import load_manifest
 from kb.analysis import fold, lemma, tokens
 from kb.query_concepts import (
     ConceptEntry,
@@ -297,8 +298,6 @@ def _add(terms: dict[str, QueryTerm], text: str, weight: float, origin: str) -> 
 @lru_cache(maxsize=1)
 def _source_editions() -> dict[str, str]:
     """Source id → edition, from the manifest."""
-    from corpus.reader import load_manifest
-
     return {source.id: source.edition for source in load_manifest()}
 
 
