@@ -11,7 +11,8 @@ Fields: ``id``, ``source_id``, ``edition``, ``kind`` (exact ids); ``title`` — 
 leaf sits under (boosted); ``path`` — the headings above it (lower boost); ``text`` — the
 leaf's ``text_clean``; ``concepts`` / ``defines`` — concept ids; ``aliases`` — every rendering,
 alias, English term and abbreviation of those concepts, so «overwatch», «овервотч» and «Огонь на
-упреждение» reach the same rule; ``page``, ``lines`` (stored).
+упреждение» reach the same rule; ``questions`` — the question and phrasings of every FAQ entry
+that cites the leaf (``build/faq.json``), the ways players ask for it; ``page``, ``lines`` (stored).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 from corpus.errors import IndexMissingError
 from corpus.models import HEADING_KINDS, NON_RULE_KINDS, RuleNode
 from kb.analysis import fold, tokens
+from kb.faq import entry_node_ids, load_built_faq
 from kb.query import ConceptMatcher, default_matcher, reading_links
 
 if TYPE_CHECKING:
@@ -45,6 +47,7 @@ __all__ = [
     "NodeFeatures",
     "RussianTokenizer",
     "build_index",
+    "faq_questions",
     "make_schema",
     "node_features",
     "open_whoosh",
@@ -57,7 +60,8 @@ __all__ = [
 
 INDEX_DIR = "index"
 FEATURES_FILE = "features.json"
-FEATURES_SCHEMA = 1
+#: Version of the index layout (fields and ``features.json``); 2 added the FAQ phrasings field.
+FEATURES_SCHEMA = 2
 
 
 class RussianTokenizer(Tokenizer):  # type: ignore[misc]
@@ -100,6 +104,11 @@ class RussianTokenizer(Tokenizer):  # type: ignore[misc]
             yield token
 
 
+#: Field boost of the FAQ phrasings a leaf answers (a plateau from 0.6 to 1.6 on the development
+#: questions; the lowest end keeps the leaf's own words first).
+QUESTIONS_BOOST = 0.6
+
+
 def make_schema() -> Schema:
     analyzer = RussianTokenizer()
     return Schema(
@@ -113,6 +122,7 @@ def make_schema() -> Schema:
         concepts=KEYWORD(stored=True, scorable=True),
         defines=KEYWORD(stored=True, scorable=True),
         aliases=TEXT(analyzer=analyzer, field_boost=0.5),
+        questions=TEXT(analyzer=analyzer, field_boost=QUESTIONS_BOOST),
         page=NUMERIC(stored=True),
         lines=STORED(),
     )
@@ -324,8 +334,11 @@ def build_index(
     sha256: dict[str, str],
     matcher: ConceptMatcher | None = None,
     graph: GraphLinks | None = None,
+    questions: dict[str, str] | None = None,
 ) -> dict[str, int]:
-    """Write the Whoosh index and ``features.json`` into ``out`` (a new directory); return counts."""
+    """Write the Whoosh index and ``features.json`` into ``out`` (a new directory); return counts.
+    ``questions``: leaf id → the FAQ phrasings that cite it (see :func:`faq_questions`)."""
+    questions = questions or {}
     matcher = matcher if matcher is not None else default_matcher()
     graph = graph if graph is not None else GraphLinks.empty()
     out.mkdir(parents=True, exist_ok=True)
@@ -347,6 +360,7 @@ def build_index(
             "concepts": " ".join(f.concepts),
             "defines": " ".join(f.defines),
             "aliases": _alias_text(matcher, related),
+            "questions": questions.get(f.id, ""),
             "lines": list(f.lines),
         }
         if f.page is not None:
@@ -382,6 +396,17 @@ def build_index(
     }
 
 
+def faq_questions(build_dir: Path, nodes: Sequence[RuleNode]) -> dict[str, str]:
+    """Leaf id → the question and phrasings of every FAQ entry that cites it (``build/faq.json``,
+    written by the ``faq`` stage): the ways players ask for a rule, searched beside its own words."""
+    leaves = [node for node in nodes if _searchable(node)]
+    phrasings: dict[str, list[str]] = {}
+    for entry in load_built_faq(build_dir):
+        for node_id in entry_node_ids(entry, leaves):
+            phrasings.setdefault(node_id, []).extend([entry.question, *entry.variants])
+    return {node_id: " . ".join(texts) for node_id, texts in phrasings.items()}
+
+
 def stage_index(ctx: BuildContext) -> None:
     """The ``index`` build stage: ``build/index/`` from the parsed corpus."""
     sha256 = {parsed.source.id: parsed.sha256 for parsed in ctx.corpus.sources}
@@ -389,7 +414,7 @@ def stage_index(ctx: BuildContext) -> None:
     if not matcher:
         ctx.log("index: no termbase found; concepts and aliases are not indexed")
     graph = read_graph_links(ctx.out / "graph.json")
-    counts = build_index(ctx.out / INDEX_DIR, ctx.nodes, sha256, matcher, graph)
+    counts = build_index(ctx.out / INDEX_DIR, ctx.nodes, sha256, matcher, graph, faq_questions(ctx.out, ctx.nodes))
     ctx.counts.update(counts)
     ctx.log(f"index: {counts['index_documents']} rule leaves, {counts['index_vocabulary']} lemmas")
 

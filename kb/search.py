@@ -55,7 +55,7 @@ MAX_LIMIT = 100
 #: BM25 parameters: length normalisation (per field where it differs) and term saturation.
 BM25_B = 0.5
 BM25_K1 = 1.0
-FIELD_B = {"title": 0.6, "path": 0.6, "aliases": 0.9}
+FIELD_B = {"title": 0.6, "path": 0.6, "aliases": 0.9, "questions": 0.9}
 #: Score a term in the heading, path and aliases with its IDF over the text (true BM25F).
 IDF_FROM_TEXT = True
 #: A concept named in at most this many leaves has full weight.
@@ -77,7 +77,7 @@ W_SENTENCE = 1.25
 #: hit's score is moved up to second place (0 switches this off).
 DIVERSIFY = 0.7
 KIND_FACTOR = {"rule": 1.0, "summary": 0.97, "list": 0.95, "table": 0.9, "example": 0.8}
-FIELDS = (("title", 1.0), ("path", 1.0), ("text", 1.0), ("aliases", 1.0))
+FIELDS = (("title", 1.0), ("path", 1.0), ("text", 1.0), ("aliases", 1.0), ("questions", 1.0))
 EXPANSION_FIELDS = (("title", 1.0), ("text", 1.0))
 
 

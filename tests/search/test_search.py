@@ -9,7 +9,10 @@ import pytest
 
 from corpus.errors import IndexMissingError, QueryError
 from corpus.models import NON_RULE_KINDS
+from corpus.parser import ParsedCorpus
 from corpus.reader import find_source, read_lines
+from kb.faq import entry_node_ids, load_built_faq
+from kb.index import faq_questions
 from kb.search import Hit, get_index, search, search_parsed
 
 
@@ -164,3 +167,29 @@ def test_fast_scores_equal_whoosh_bm25f(built: Path, question: str, edition: str
     for docnum, score in slow.items():
         assert fast[docnum] == pytest.approx(score, rel=1e-6)
     assert ids(search_parsed(index, parsed, 10)) == ids(search_parsed(index, parsed, 10, use_whoosh=True))
+
+
+def test_every_faq_phrasing_is_indexed_with_the_leaves_it_cites(built: Path, corpus: ParsedCorpus) -> None:
+    index = get_index(built)
+    leaves = [node for node in corpus.nodes if node.id in index.features]
+    questions = faq_questions(built, leaves)
+    entries = load_built_faq(built)
+    assert entries and questions
+    for entry in entries:
+        for node_id in entry_node_ids(entry, leaves):
+            assert entry.question in questions[node_id], (entry.id, node_id)
+
+
+def test_a_word_only_players_use_finds_the_rule_through_its_faq_phrasings(built: Path) -> None:
+    index = get_index(built)
+    reader = index.searcher.reader()
+    own_words = index.field_terms["text"] | index.field_terms["title"] | index.field_terms["aliases"]
+    only_asked = sorted(
+        (term for term in index.field_terms["questions"] if term not in own_words and term.isalpha() and len(term) > 4),
+        key=lambda term: (reader.doc_frequency("questions", term), term),
+    )
+    assert only_asked, "the FAQ phrasings add no word of their own"
+    term = only_asked[0]
+    holders = {index.by_docnum[docnum].id for docnum in reader.postings("questions", term).all_ids()}
+    hits = search(term, build_dir=built).hits
+    assert hits and hits[0].node_id in holders, (term, holders)
