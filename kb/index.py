@@ -163,6 +163,11 @@ class NodeFeatures:
     first: bool
     """The first leaf under its heading (where a rule is usually stated)."""
 
+    @property
+    def is_leaf(self) -> bool:
+        """Every indexed node is a leaf (for the citation helpers of :mod:`corpus.citations`)."""
+        return True
+
     def to_json(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["breadcrumb"] = list(self.breadcrumb)

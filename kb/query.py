@@ -34,7 +34,7 @@ from functools import lru_cache
 
 from corpus.errors import QueryError
 from corpus.morph import is_known, morph
-from corpus.reader import load_manifest
+from corpus.reader import find_source
 from kb.analysis import fold, lemma, tokens
 from kb.query_concepts import (
     ConceptEntry,
@@ -295,12 +295,6 @@ def _add(terms: dict[str, QueryTerm], text: str, weight: float, origin: str) -> 
         current.origin = origin
 
 
-@lru_cache(maxsize=1)
-def _source_editions() -> dict[str, str]:
-    """Source id → edition, from the manifest."""
-    return {source.id: source.edition for source in load_manifest()}
-
-
 def _add_renderings(
     weighted: dict[str, QueryTerm], matcher: ConceptMatcher, concept_id: str, editions: Iterable[str] = ()
 ) -> None:
@@ -313,8 +307,7 @@ def _add_renderings(
     renderings = [(text, source) for text, origin, source in concept.phrases if origin == "rendering"]
     wanted = set(editions)
     if wanted:
-        edition_of = _source_editions()
-        named = [(text, source) for text, source in renderings if edition_of.get(source) in wanted]
+        named = [(text, source) for text, source in renderings if find_source(source).edition in wanted]
         renderings = named or renderings
     for text, _ in renderings:
         for term in tokens(text):

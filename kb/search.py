@@ -32,6 +32,7 @@ from whoosh.scoring import BM25F, bm25
 from corpus.errors import QueryError
 from kb.analysis import lemma_key, tokens
 from kb.build import default_build_dir, require_build
+from kb.faq import citation_node_ids, load_built_faq
 from kb.index import NodeFeatures, open_whoosh, process_key, read_features
 from kb.query import NEAR_EDITIONS, ConceptMatcher, ParsedQuery, Speller, default_matcher, parse_query
 
@@ -171,8 +172,6 @@ class KnowledgeIndex:
         for f in self.features.values():
             for concept in set(f.concepts) | set(f.defines):
                 self.concept_counts[concept] = self.concept_counts.get(concept, 0) + 1
-        from kb.faq import load_built_faq
-
         #: The build's checked FAQ and, per entry, the indexed leaves its citations overlap.
         self.faq = tuple(load_built_faq(self.build_dir))
         self.faq_leaves: dict[str, list[str]] = {entry.id: self._cited_leaves(entry.citations) for entry in self.faq}
@@ -181,10 +180,8 @@ class KnowledgeIndex:
         """Indexed leaves that overlap the citations, in citation order."""
         result: dict[str, None] = {}
         for citation in citations:
-            start, end = citation.lines
-            for features in self.by_source.get(citation.source, ()):
-                if features.lines[0] <= end and features.lines[1] >= start:
-                    result.setdefault(features.id, None)
+            for node_id in citation_node_ids(citation, self.by_source.get(citation.source, ())):
+                result.setdefault(node_id, None)
         return list(result)
 
     def lemmas_of(self, phrase: str) -> tuple[str, ...]:
