@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from corpus.errors import QueryError
+from kb.analysis import lemma
 from kb.index import NodeFeatures
 from kb.query import NEAR_EDITIONS, ParsedQuery
 from kb.search import Hit, KnowledgeIndex, check_limit, fill_snippets, get_index, make_hit, search_parsed
@@ -86,8 +87,11 @@ def coverage(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures)
 
 #: Question words asking for a quantity: then a sentence with a number or dice answers better.
 QUANTITY_WORDS = frozenset(
-    {"сколько", "скока", "скоко", "скок", "размер", "диаметр", "длина", "далеко", "дальность", "расстояние", "дистанция", "много",
-     "максимум", "минимум", "many", "much", "far", "distance", "size", "range", "long", "big"}
+    lemma(word)
+    for word in """
+    сколько скока скоко размер диаметр длина далеко дальность расстояние дистанция много максимум минимум
+    many much far distance size range long big
+    """.split()
 )
 #: Bonus of a sentence with a number for a quantity question, as a share of the best term weight.
 W_QUANTITY = 0.6
@@ -117,8 +121,8 @@ def answer_sentences(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeF
     weights = {t.text: t.weight * index.idf(t.text) for t in parsed.terms if t.origin != "light"}
     for concept in parsed.concepts:
         for phrase in parsed.concept_phrases.get(concept, ()):
-            for lemma in index.lemmas_of(phrase):
-                weights[lemma] = max(weights.get(lemma, 0.0), index.idf(lemma))
+            for term in index.lemmas_of(phrase):
+                weights[term] = max(weights.get(term, 0.0), index.idf(term))
     numbers = set(parsed.numbers)
     asks_quantity = any(word.lemma in QUANTITY_WORDS for word in parsed.words)
     quantity = W_QUANTITY * max(weights.values(), default=0.0) if asks_quantity else 0.0
