@@ -179,3 +179,12 @@ def test_how_many_is_answered_with_a_number(built: Path) -> None:
     result = ask("Сколько очков командования получает каждый игрок в фазе командования?", build_dir=built)
     assert result["answer"] is not None
     assert re.search(r"\d", result["answer"]["text"])
+
+
+def test_quantity_words_are_lemmas_as_questions_are_read() -> None:
+    """The set is compared with the question's lemmas: «distance» is read «distanc», «скока» «скок»."""
+    from kb.analysis import lemma
+    from kb.ask import QUANTITY_WORDS
+
+    assert {"distanc", "rang", "скок", "сколько"} <= QUANTITY_WORDS
+    assert all(lemma(word) == word for word in QUANTITY_WORDS)
