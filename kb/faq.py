@@ -117,6 +117,9 @@ class FaqEntry(BaseModel):
     """English concept ids (``charge``, ``overwatch``, ``re-roll``…), shared with the termbase."""
     answer: str = Field(min_length=10, max_length=700)
     """1–3 sentences in Russian, our own words, numbers explicit."""
+    answer_en: str | None = None
+    """The same ruling in English (1–3 sentences, the official English rule names, the same numbers),
+    written from the text for English questions; the quotes stay Russian. ``None`` only in older data."""
     citations: tuple[FaqCitation, ...] = Field(alias="citation", min_length=1)
     """The passages that rule (``[[faq.citation]]`` in the TOML)."""
 
