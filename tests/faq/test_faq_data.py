@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -89,3 +90,14 @@ def test_concepts_are_reused() -> None:
     counts = Counter(concept for e in ENTRIES for concept in e.concepts)
     shared = sum(1 for n in counts.values() if n > 1)
     assert shared / len(counts) >= 0.5, f"only {shared} of {len(counts)} concepts are used twice or more"
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
+def test_every_entry_has_an_english_answer_with_its_numbers(entry: FaqEntry) -> None:
+    english = (entry.answer_en or "").strip()
+    assert english, f"{entry.id}: add answer_en (the ruling in English) after its answer"
+    # Russian renderings may be named in «», as the translation prints them; the rest is English.
+    outside_quotes = re.sub(r"«[^»]*»", "", english)
+    assert not re.search(r"[а-яё]", outside_quotes, re.IGNORECASE), f"{entry.id}: answer_en is not English: {english!r}"
+    missing = sorted(set(re.findall(r"\d+", entry.answer)) - set(re.findall(r"\d+", english)), key=int)
+    assert not missing, f"{entry.id}: answer_en lacks the numbers {missing} of the Russian answer"
