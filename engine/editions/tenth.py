@@ -21,6 +21,7 @@ from engine.rolls import D6Test, Reroll, reroll_sum
 
 __all__ = [
     "Tenth",
+    "anti_threshold",
     "attached_starting_strength",
     "below_half_strength",
     "blast_bonus",
@@ -218,8 +219,8 @@ class Tenth(Edition):
             if sit.big_guns_in_engagement and ranged and not ab.pistol:
                 mod -= 1
                 why.append("-1 Big Guns Never Tire")
-            test = self.hit_test(w.skill, mod, _per_die(hit_reroll), indirect_unseen=unseen_indirect,
-                                 overwatch=sit.overwatch)
+            test = self.hit_test(w.skill, mod, _per_die(hit_reroll), critical_on=profile.critical_hit_on,
+                                 indirect_unseen=unseen_indirect, overwatch=sit.overwatch)
             hit = test.probabilities()
             cites = [cite(SRC, 604, 612)]
             cites += [cite(SRC, 861, 871)] if ab.heavy else []
@@ -230,6 +231,8 @@ class Tenth(Edition):
             target = "only an unmodified 6 (Fire Overwatch)" if sit.overwatch else f"{w.skill}+"
             detail = (f"Hit on {target}; modifier {test.modifier:+d} after the ±1 cap ({', '.join(why) or 'none'}); "
                       f"re-roll: {hit_reroll.value}.")
+            if profile.critical_hit_on < 6:
+                detail += f" Critical Hit on an unmodified {profile.critical_hit_on}+."
             steps.append(Step("hit-roll", "Hit roll", detail, tuple(cites),
                               {"p_fail": _fr(hit[0]), "p_hit": _fr(hit[1] + hit[2]), "p_critical_hit": _fr(hit[2])}))
         sustained = None
@@ -245,7 +248,7 @@ class Tenth(Edition):
 
         # Wound roll.
         wmod = profile.wound_modifier + (1 if ab.lance and sit.charged else 0)
-        crit_on = min([6, *(x for kw, x in ab.anti if kw in {k.upper() for k in d.keywords})])
+        crit_on = anti_threshold(ab.anti, d.keywords, profile.critical_wound_on)
         wound_reroll = profile.rerolls.wound
         if ab.twin_linked and wound_reroll is Reroll.NONE:
             wound_reroll = Reroll.FAILED
@@ -353,6 +356,12 @@ def _validate(profile: Profile) -> None:
     for name, value in (("defender.save", d.save), ("defender.invulnerable", d.invulnerable), ("defender.fnp", d.fnp)):
         if value is not None and not 2 <= value <= 6:
             raise ProfileError(name, f"{value!r} is not a D6 target; use 2–6 (4 means 4+) or leave it out.")
+    if w.abilities.exploding_hits is not None:
+        raise ProfileError("weapon.abilities", "exploding-hits is an older-edition rule; in the 10th edition "
+                           "write 'sustained-hits X'.")
+    for name, value in (("criticals.hit", profile.critical_hit_on), ("criticals.wound", profile.critical_wound_on)):
+        if not 2 <= value <= 6:
+            raise ProfileError(name, f"{value!r}: a critical threshold is an unmodified 2+ to 6+.")
     if profile.rerolls.save is Reroll.SINGLE:
         raise ProfileError("rerolls.save", "a single re-roll of one save is not modelled; use none, ones or failed.")
     for name, value in (("situation.snap_shots", profile.situation.snap_shots),
@@ -362,6 +371,14 @@ def _validate(profile: Profile) -> None:
 
 
 # --- other rules of the edition --------------------------------------------------------------------
+
+
+@rule("anti", cite(SRC, 943, 963))
+def anti_threshold(anti: tuple[tuple[str, int], ...], keywords: tuple[str, ...] | list[str], base: int = 6) -> int:
+    """The unmodified wound roll that scores a Critical Wound: ``base`` (6), or Anti-KEYWORD X+'s ``x``
+    against a target with that keyword, whichever is lower."""
+    held = {k.upper() for k in keywords}
+    return min([base, *(x for kw, x in anti if kw.upper() in held)])
 
 
 @rule("feel-no-pain", cite(SRC, 679, 683))
