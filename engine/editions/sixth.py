@@ -25,7 +25,7 @@ from engine.errors import ProfileError
 from engine.profiles import Profile
 from engine.rolls import D6Test, Reroll, reroll_sum
 
-__all__ = ["Sixth", "drop_highest", "random_selection", "roll_off"]
+__all__ = ["Sixth", "drop_highest", "random_selection", "random_selection_rerolls", "roll_off", "split_roll"]
 
 R, A = "6e-rules", "6e-assault"
 SIXTH_ABILITIES = {"twin_linked", "ignores_cover", "exploding_hits"}
@@ -260,6 +260,11 @@ class Sixth(Edition):
         """A fraction of a unit, rounded up (10% of 21 models is 3)."""
         return math.ceil(Fraction(models * percent, 100))
 
+    @rule("dividing-rolls", cite(R, 174, 182))
+    def halve(self, value: int) -> int:
+        """Half of a value, rounded up like every fraction (half of 3 is 2)."""
+        return self.portion(value, 50)
+
     @rule("d3", cite(R, 166, 168))
     def d3(self) -> Dist:
         """A D3: a D6 halved, rounding up (the engine's one D3)."""
@@ -382,6 +387,20 @@ def roll_off(modifier_a: int = 0, modifier_b: int = 0) -> Fraction:
     win = sum((p * b.p_at_most(v - 1) for v, p in a.items()), Fraction(0))
     tie = sum((p * b.prob(v) for v, p in a.items()), Fraction(0))
     return win / (1 - tie)
+
+
+@rule("random-selection", cite(R, 202, 208))
+def random_selection_rerolls(items: int) -> list[int]:
+    """The D6 faces rolled again when choosing among fewer than six results: those no result has."""
+    if items < 1:
+        raise ProfileError("items", "random selection needs at least one item.")
+    return list(range(items + 1, 7))
+
+
+@rule("dice", cite(R, 136, 136))
+def split_roll(faces_a: set[int] | frozenset[int]) -> Fraction:
+    """P(one D6 settles a question for player A) when A takes ``faces_a`` and B the other faces."""
+    return sum((p for face, p in Dist.die(6).items() if face in faces_a), Fraction(0))
 
 
 @rule("random-selection", cite(R, 202, 208))
