@@ -48,6 +48,10 @@ def _model_groups(groups: Sequence[_Group]) -> list[int]:
     return [g for g, group in enumerate(groups) for _ in range(group.models)]
 
 
+#: Most state updates one calculation may take (about 1 s of exact arithmetic on a slow machine).
+WORK_LIMIT = 100_000
+
+
 def _step(
     states: dict[State, Fraction],
     owner: list[int],
@@ -59,24 +63,42 @@ def _step(
     out: dict[State, Fraction] = {}
     unsaved = Fraction(0)
     last = len(owner)
+    zero = Fraction(0)
     for (i, d), w in states.items():
         if i == last:
-            out[(i, d)] = out.get((i, d), Fraction(0)) + w
+            out[(i, d)] = out.get((i, d), zero) + w
             continue
         g = owner[i]
         plan = plans[g]
         fail = plan.save_fail if saveable else Fraction(1)
         if fail != 1:
-            out[(i, d)] = out.get((i, d), Fraction(0)) + w * (1 - fail)
+            out[(i, d)] = out.get((i, d), zero) + w * (1 - fail)
         if not fail:
             continue
         unsaved += w * fail
         left = groups[g].wounds - d
-        effective = plan.damage.thin(1 - plan.fnp) if plan.fnp else plan.damage
-        for e, p in effective.items():
+        for e, p in _effective(plan):
             key = (i + 1, 0) if e >= left else (i, d + e)
-            out[key] = out.get(key, Fraction(0)) + w * fail * p
+            out[key] = out.get(key, zero) + w * fail * p
     return out, unsaved
+
+
+def _effective(plan: AttackPlan) -> list[tuple[int, Fraction]]:
+    """Damage one unsaved wound deals after Feel No Pain, as (points, probability)."""
+    return (plan.damage.thin(1 - plan.fnp) if plan.fnp else plan.damage).items()
+
+
+def check_work(lead: AttackPlan, groups: Sequence[_Group], plans: Sequence[AttackPlan]) -> None:
+    """Refuse, before any work, a weapon whose exact allocation would take more than :data:`WORK_LIMIT`
+    updates: about (joint wound counts + wounds) x model states (x damage values for each wound)."""
+    hits = lead.attacks.max() * (1 + (lead.sustained.max() if lead.sustained else 0))
+    pairs = (hits + 1) * (hits + 2) // 2 if lead.devastating else hits + 1
+    states = sum(g.wounds * g.models for g in groups) + 1
+    damage_values = max(len(p.damage.items()) * (2 if p.fnp else 1) for p in plans)
+    work = pairs * states + hits * states * damage_values
+    if work > WORK_LIMIT:
+        raise ProfileError("defender.groups", f"this calculation needs about {work:,} allocation steps, more than "
+                           f"the {WORK_LIMIT:,} computed exactly here; use fewer attacks, models or wounds.")
 
 
 def _weapon(
@@ -85,34 +107,40 @@ def _weapon(
     groups: Sequence[_Group],
     plans: Sequence[AttackPlan],
 ) -> tuple[dict[State, Fraction], Fraction]:
-    """The state after one weapon's saveable wounds and then its mortal wounds; and E[unsaved wounds]."""
+    """The state after one weapon's saveable wounds and then its mortal wounds; and E[unsaved wounds].
+
+    With ``P(s, m)`` the joint law of saveable wounds ``s`` and mortal wounds ``m``, ``S^s`` the
+    saving step applied ``s`` times and ``L`` the mortal-wound step, the result is
+    ``sum_m L^m (B_m)`` with ``B_m = sum_s P(s, m) S^s(start)``, evaluated by Horner's rule in ``m``.
+    """
     lead = plans[0]
+    check_work(lead, groups, plans)
     one = Dist.constant(1)
-    joint = per_wound_total(lead, one, Dist.constant(SPILL) if lead.devastating else one, one)
-    by_saveable: dict[int, dict[int, Fraction]] = {}
-    for code, p in joint.items():
-        by_saveable.setdefault(code % SPILL, {})[code // SPILL] = p
-    final: dict[State, Fraction] = {}
-    expected_unsaved = Fraction(0)
+    joint = per_wound_total(lead, one, Dist.constant(SPILL) if lead.devastating else one, one).items()
+    s_max = max(code % SPILL for code, _ in joint)
+    m_max = max(code // SPILL for code, _ in joint)
+    tail = Fraction(1)  # P(S > s)
     states = dict(start)
-    tail = Fraction(1)  # P(at least s saveable wounds)
-    for s in range(max(by_saveable) + 1):
-        mortal = by_saveable.get(s)
-        if mortal:
-            # ``s`` saveable wounds exactly, then ``m`` mortal wounds with probability P(s, m).
-            after = dict(states)
-            for m in range(max(mortal) + 1):
-                p = mortal.get(m, Fraction(0))
-                if p:
-                    for key, w in after.items():
-                        final[key] = final.get(key, Fraction(0)) + w * p
-                if m < max(mortal):
-                    after, _ = _step(after, owner, groups, plans, saveable=False)
-            tail -= sum(mortal.values(), Fraction(0))
-        if s < max(by_saveable):
+    buckets: dict[int, dict[State, Fraction]] = {}
+    expected_unsaved = Fraction(0)
+    by_s: dict[int, list[tuple[int, Fraction]]] = {}
+    for code, p in joint:
+        by_s.setdefault(code % SPILL, []).append((code // SPILL, p))
+    for s in range(s_max + 1):
+        for m, p in by_s.get(s, []):
+            bucket = buckets.setdefault(m, {})
+            for key, w in states.items():
+                bucket[key] = bucket.get(key, Fraction(0)) + w * p
+            tail -= p
+        if s < s_max:
             states, unsaved = _step(states, owner, groups, plans, saveable=True)
             expected_unsaved += tail * unsaved
-    return final, expected_unsaved
+    acc = dict(buckets.get(m_max, {}))
+    for m in range(m_max - 1, -1, -1):
+        acc, _ = _step(acc, owner, groups, plans, saveable=False)
+        for key, w in buckets.get(m, {}).items():
+            acc[key] = acc.get(key, Fraction(0)) + w
+    return {k: w for k, w in acc.items() if w}, expected_unsaved
 
 
 def resolve_unit(weapons: Sequence[Sequence[AttackPlan]]) -> AttackResult:

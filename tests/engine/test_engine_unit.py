@@ -287,3 +287,11 @@ def test_calc_batch_cli(tmp_path: Path) -> None:
     assert bad.exit_code == 1 and json.loads(bad.output)["error"]["field"] == "edition"
     mixed = CliRunner().invoke(calc, ["--batch", str(path), "--attacks", "2"])
     assert mixed.exit_code == 2 and "--batch reads whole profiles" in mixed.output
+
+
+def test_an_oversized_mixed_unit_is_refused_before_any_work() -> None:
+    weapon = {"attacks": 200, "skill": 3, "strength": 5, "damage": "D6", "abilities": ["devastating-wounds"]}
+    with pytest.raises(ProfileError) as info:
+        calculate({"edition": "10", "weapon": weapon,
+                   "defender": {"toughness": 4, "groups": [{"models": 50, "wounds": 3}, {"models": 1, "wounds": 5}]}})
+    assert info.value.field == "defender.groups" and "fewer attacks" in str(info.value)
