@@ -105,6 +105,38 @@ def simulate(trials: int, seed: int = 42) -> tuple[float, dict[int, int], int]:
     return time.perf_counter() - start, counts, total_damage
 
 
+MIXED: dict[str, Any] = {
+    "edition": "10",
+    "weapons": [
+        {"name": "bolt rifles", "models": 10, "attacks": 2, "skill": 3, "strength": 4, "ap": -1, "damage": 1},
+        {"name": "plasma", "models": 2, "attacks": 1, "skill": 3, "strength": 8, "ap": -3, "damage": 2,
+         "abilities": ["rapid-fire 1"]},
+    ],
+    "defender": {"toughness": 4, "groups": [{"models": 9, "save": 3, "wounds": 2},
+                                            {"models": 1, "save": 2, "wounds": 5, "invulnerable": 4, "fnp": 5}]},
+    "situation": {"half_range": True},
+}
+
+
+def time_batch(count: int = 100) -> tuple[float, int]:
+    """Wall time of one ``rulekb calc --batch`` process over ``count`` profiles (start-up included)."""
+    import json
+    import subprocess
+    import tempfile
+
+    rulekb = Path(sys.executable).with_name("rulekb")
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as handle:
+        for n in range(count):
+            profile = {**MORE[next(iter(MORE))], "id": n}
+            profile["weapon"] = {**profile["weapon"], "attacks": 1 + n % 20}
+            handle.write(json.dumps(profile) + "\n")
+    start = time.perf_counter()
+    done = subprocess.run([str(rulekb), "calc", "--batch", handle.name], capture_output=True, text=True, check=True)
+    seconds = time.perf_counter() - start
+    Path(handle.name).unlink()
+    return seconds, len(done.stdout.splitlines())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=20)
@@ -131,6 +163,13 @@ def main() -> None:
         seconds, result = time_exact(profile, args.repeat)
         print(f"  {seconds * 1000:8.2f} ms  {name}: E[damage] = {result['expected']['damage']:.4f}, "
               f"E[destroyed] = {result['expected']['models_destroyed']:.4f}")
+    seconds, result = time_exact(MIXED, args.repeat)
+    print(f"  {seconds * 1000:8.2f} ms  two weapons (bolt rifles, then plasma) vs 9 Intercessors and a Captain "
+          f"(2+, 4++, FNP 5+): E[damage] = {result['expected']['damage']:.4f}, "
+          f"E[destroyed] = {result['expected']['models_destroyed']:.4f}")
+
+    seconds, lines = time_batch()
+    print(f"\nrulekb calc --batch: {lines} profiles in one process, {seconds:.2f} s wall (start-up included)")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,9 @@ from engine.concepts import Citation, cite, rule
 from engine.dice import Dist
 from engine.errors import ProfileError
 
-__all__ = ["AttackPlan", "AttackResult", "Step", "allocate", "allocate_rolls", "resolve"]
+__all__ = [
+    "AttackPlan", "AttackResult", "Counts", "Step", "allocate", "allocate_rolls", "count", "per_wound_total", "resolve",
+]
 
 #: Code of a Devastating Wounds packet when its mortal wounds spill over (joint counting).
 SPILL = 1000
@@ -157,8 +159,11 @@ def _over_attacks(plan: AttackPlan, normal_hit: Dist, critical_hit: Dist) -> Dis
     return per_attack.compound(plan.attacks)
 
 
-def _metric(plan: AttackPlan, normal_wound: Dist, critical_wound: Dist, lethal: Dist) -> Dist:
-    """Total over the attack of a quantity defined per successful wound roll and per Lethal auto-wound."""
+def per_wound_total(plan: AttackPlan, normal_wound: Dist, critical_wound: Dist, lethal: Dist) -> Dist:
+    """Total over the attack of a quantity defined per successful wound roll and per Lethal auto-wound.
+
+    ``normal_wound``, ``critical_wound`` and ``lethal`` are mass-1 distributions of what one normal
+    wound, one critical wound and one Lethal Hits auto-wound contribute (e.g. ``Bernoulli(p_unsaved)``)."""
     fail, wn, wc = plan.wound
     extra = plan.sustained
     if plan.wound_single and fail:
@@ -303,22 +308,55 @@ def _run_chain(
 # --- the whole sequence ---------------------------------------------------------------------------
 
 
-def resolve(plan: AttackPlan) -> AttackResult:
-    """Exact expectations and distributions for one plan."""
-    fs = plan.save_fail
+@dataclass(frozen=True)
+class Counts:
+    """One weapon's counts over its whole attack, before damage is allocated to models."""
+
+    hits: Dist
+    wounds: Dist
+    critical_wounds: Dist
+    unsaved: Dist
+    devastating: Dist
+    """Critical wounds that became mortal wounds (Devastating Wounds): no save of any kind."""
+    mortal: Dist
+    expected: dict[str, Fraction]
+
+
+def count(plan: AttackPlan) -> Counts:
+    """Hits, wounds, unsaved wounds and Devastating Wounds of one plan, with their expectations."""
     one, zero = Dist.constant(1), Dist.constant(0)
-    unsaved = Dist.bernoulli(fs)
+    unsaved = Dist.bernoulli(plan.save_fail)
     dw = plan.devastating
     hits = _over_attacks(plan, one, one + plan.sustained if plan.sustained else one)
-    wounds = _metric(plan, one, one, one)
-    crit_wounds = _metric(plan, zero, one, zero)
-    unsaved_d = _metric(plan, unsaved, zero if dw else unsaved, unsaved)
-    dw_packets = _metric(plan, zero, one if dw else zero, zero)
-    spill = plan.devastating_spill and dw
+    wounds = per_wound_total(plan, one, one, one)
+    crit_wounds = per_wound_total(plan, zero, one, zero)
+    unsaved_d = per_wound_total(plan, unsaved, zero if dw else unsaved, unsaved)
+    dw_packets = per_wound_total(plan, zero, one if dw else zero, zero)
+    mortal = plan.damage.compound(dw_packets) if dw else zero
+    inflicted = (unsaved_d.mean() + dw_packets.mean()) * plan.damage.mean()
+    expected = {
+        "attacks": plan.attacks.mean(),
+        "hits": hits.mean(),
+        "critical_hits": plan.attacks.mean() * (0 if plan.auto_hit else _crit_rate(plan)),
+        "wounds": wounds.mean(),
+        "critical_wounds": crit_wounds.mean(),
+        "unsaved": unsaved_d.mean(),
+        "devastating_wounds": dw_packets.mean(),
+        "mortal_wounds": mortal.mean(),
+        "damage_inflicted": inflicted,
+        "damage_after_fnp": inflicted * (1 - plan.fnp),
+    }
+    return Counts(hits, wounds, crit_wounds, unsaved_d, dw_packets, mortal, expected)
+
+
+def resolve(plan: AttackPlan) -> AttackResult:
+    """Exact expectations and distributions for one plan."""
+    counts = count(plan)
+    unsaved = Dist.bernoulli(plan.save_fail)
+    spill = plan.devastating_spill and plan.devastating
     code = Dist.constant(SPILL if spill else 1)
     # Without Devastating Wounds a critical wound is saved like any other: the packets are the unsaved wounds.
-    packets = _metric(plan, unsaved, code, unsaved) if dw else unsaved_d
-    mortal = plan.damage.compound(dw_packets) if dw else zero
+    packets = per_wound_total(plan, unsaved, code, unsaved) if plan.devastating else counts.unsaved
     dealt = allocate(
         packets,
         plan.damage,
@@ -331,30 +369,14 @@ def resolve(plan: AttackPlan) -> AttackResult:
     taken = plan.wounds_taken
     damage = dealt.map(lambda d: d - taken)
     destroyed = dealt.map(lambda d: d // plan.target_wounds)
-
-    n_packets = unsaved_d.mean() + dw_packets.mean()
-    inflicted = n_packets * plan.damage.mean()
-    expected = {
-        "attacks": plan.attacks.mean(),
-        "hits": hits.mean(),
-        "critical_hits": plan.attacks.mean() * (0 if plan.auto_hit else _crit_rate(plan)),
-        "wounds": wounds.mean(),
-        "critical_wounds": crit_wounds.mean(),
-        "unsaved": unsaved_d.mean(),
-        "devastating_wounds": dw_packets.mean(),
-        "mortal_wounds": mortal.mean(),
-        "damage_inflicted": inflicted,
-        "damage_after_fnp": inflicted * (1 - plan.fnp),
-        "damage": damage.mean(),
-        "models_destroyed": destroyed.mean(),
-    }
+    expected = {**counts.expected, "damage": damage.mean(), "models_destroyed": destroyed.mean()}
     expected.update(plan.extra)
     distributions = {
         "attacks": plan.attacks,
-        "hits": hits,
-        "wounds": wounds,
-        "unsaved": unsaved_d,
-        "mortal_wounds": mortal,
+        "hits": counts.hits,
+        "wounds": counts.wounds,
+        "unsaved": counts.unsaved,
+        "mortal_wounds": counts.mortal,
         "damage": damage,
         "models_destroyed": destroyed,
     }

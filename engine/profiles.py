@@ -49,6 +49,9 @@ class Abilities:
     sustained_hits: DiceExpr | None = None
     extra_attacks: bool = False
     anti: tuple[tuple[str, int], ...] = ()
+    exploding_hits: DiceExpr | None = None
+    """6th/7th-edition special rules of the «each 6 to hit scores X more hits» kind (what the 10th
+    edition calls Sustained Hits); the extra hits are not rolled to hit again."""
 
     def names(self) -> list[str]:
         """The abilities present, in the canonical spelling :func:`parse_abilities` reads."""
@@ -69,7 +72,7 @@ class Abilities:
 ABILITY_NAMES = (
     "assault", "rapid-fire-X", "ignores-cover", "twin-linked", "pistol", "torrent", "lethal-hits", "lance",
     "indirect-fire", "precision", "blast", "melta-X", "heavy", "hazardous", "devastating-wounds",
-    "sustained-hits-X", "extra-attacks", "anti-KEYWORD-X+",
+    "sustained-hits-X", "extra-attacks", "anti-KEYWORD-X+", "exploding-hits-X",
 )
 
 #: Russian names as the 10th-edition text prints them (several renderings per ability), and English aliases.
@@ -88,13 +91,14 @@ _ALIASES = {
     "тяжёлые-раны": "devastating-wounds", "devastating": "devastating-wounds", "dev-wounds": "devastating-wounds",
     "устойчивые-хиты": "sustained-hits", "длительные-попадания": "sustained-hits", "sustained": "sustained-hits",
     "дополнительные-атаки": "extra-attacks",
+    "exploding": "exploding-hits", "exploding-6s": "exploding-hits", "exploding-sixes": "exploding-hits",
 }
 
 _FLAGS = {
     "assault", "ignores-cover", "twin-linked", "pistol", "torrent", "lethal-hits", "lance", "indirect-fire",
     "precision", "blast", "heavy", "hazardous", "devastating-wounds", "extra-attacks",
 }
-_WITH_X = {"rapid-fire", "melta", "sustained-hits"}
+_WITH_X = {"rapid-fire", "melta", "sustained-hits", "exploding-hits"}
 _ANTI = re.compile(r"^(?:anti|анти|противо)-?(?P<kw>[^\s]+?)-(?P<x>[2-6])\+?$")
 
 
@@ -217,6 +221,10 @@ class Profile:
     save_modifier: int = 0
     damage_modifier: int = 0
     rerolls: Rerolls = field(default_factory=Rerolls)
+    critical_hit_on: int = 6
+    """10th: an unmodified hit roll at or above this is a Critical Hit (6 unless a rule says e.g. 5+)."""
+    critical_wound_on: int = 6
+    """10th: an unmodified wound roll at or above this is a Critical Wound (Anti-X may lower it further)."""
     devastating_spill: bool = False
     """Let Devastating Wounds' mortal wounds spill over to the next model (an older ruling). The 10e text
     in the corpus says they are lost when the model is destroyed (10e-core 665, 668), so off by default."""

@@ -25,10 +25,10 @@ from engine.errors import ProfileError
 from engine.profiles import Profile
 from engine.rolls import D6Test, Reroll, reroll_sum
 
-__all__ = ["Sixth", "drop_highest", "random_selection", "roll_off"]
+__all__ = ["Sixth", "drop_highest", "random_selection", "random_selection_rerolls", "roll_off", "split_roll"]
 
 R, A = "6e-rules", "6e-assault"
-SIXTH_ABILITIES = {"twin_linked", "ignores_cover"}
+SIXTH_ABILITIES = {"twin_linked", "ignores_cover", "exploding_hits"}
 
 
 def drop_highest(dice: int, sides: int = 6) -> Dist:
@@ -77,6 +77,22 @@ class Sixth(Edition):
         if reroll is not Reroll.NONE:  # one re-roll only: the better one (at 2+) replaces the BS re-roll
             return D6Test(target=2, reroll=Reroll.FAILED).p_success
         return Fraction(5, 6) + Fraction(1, 6) * Fraction(min(ballistic_skill, 10) - 5, 6)
+
+    def shooting_faces(self, ballistic_skill: int, reroll: Reroll = Reroll.NONE) -> tuple[Fraction, Fraction, Fraction]:
+        """``(P(miss), P(hit on a face other than 6), P(hit on a 6))`` for a shot at BS ``ballistic_skill``;
+        the 6s matter to rules that score extra hits on them."""
+        p = self.shooting_hit(ballistic_skill, reroll)
+        if ballistic_skill <= 0:
+            return (Fraction(1), Fraction(0), Fraction(0))
+        if ballistic_skill <= 5:
+            return D6Test(target=7 - ballistic_skill, reroll=reroll, critical_on=6).probabilities()
+        six = Fraction(1, 6) + Fraction(1, 36)  # a 6 first, or a 1 re-rolled into a 6
+        return (1 - p, p - six, six)
+
+    def snap_shot_faces(self, reroll: Reroll = Reroll.NONE) -> tuple[Fraction, Fraction, Fraction]:
+        """Snap shots hit only on a 6, so every hit is on a 6."""
+        p = self.snap_shot_hit(reroll)
+        return (1 - p, Fraction(0), p)
 
     @rule("snap-shots", cite(A, 49, 57))
     def snap_shot_hit(self, reroll: Reroll = Reroll.NONE) -> Fraction:
@@ -244,6 +260,11 @@ class Sixth(Edition):
         """A fraction of a unit, rounded up (10% of 21 models is 3)."""
         return math.ceil(Fraction(models * percent, 100))
 
+    @rule("dividing-rolls", cite(R, 174, 182))
+    def halve(self, value: int) -> int:
+        """Half of a value, rounded up like every fraction (half of 3 is 2)."""
+        return self.portion(value, 50)
+
     @rule("d3", cite(R, 166, 168))
     def d3(self) -> Dist:
         """A D3: a D6 halved, rounding up (the engine's one D3)."""
@@ -270,20 +291,27 @@ class Sixth(Edition):
         if melee:
             assert d.weapon_skill is not None and w.skill is not None
             target = self.melee_hit_target(w.skill, d.weapon_skill)
-            p_hit = D6Test(target=target, fails_up_to=0 if target == 1 else 1, reroll=reroll).p_success
+            hit = D6Test(target=target, fails_up_to=0 if target == 1 else 1, reroll=reroll,
+                         critical_on=6).probabilities()
             if w.skill == 0:  # a model with WS 0 cannot strike blows (6e-rules 100)
-                p_hit = Fraction(0)
+                hit = (Fraction(1), Fraction(0), Fraction(0))
             detail = f"WS {w.skill} against WS {d.weapon_skill}: hit on {target}+."
             cites: tuple[Citation, ...] = (cite(A, 154, 169),)
         elif sit.snap_shots or sit.overwatch:
-            p_hit = self.snap_shot_hit(reroll)
+            hit = self.snap_shot_faces(reroll)
             detail = "Snap shots (overwatch): hit only on a 6."
             cites = (cite(A, 49, 57),)
         else:
             assert w.skill is not None
-            p_hit = self.shooting_hit(w.skill, reroll)
+            hit = self.shooting_faces(w.skill, reroll)
             detail = f"BS {w.skill} on the to-hit chart (not printed in the corpus)."
             cites = (cite(R, 39, 41),)
+        p_hit = hit[1] + hit[2]
+        exploding = w.abilities.exploding_hits
+        if exploding is None:
+            hit = (hit[0], p_hit, Fraction(0))  # no rule reads the 6s: every hit is an ordinary hit
+        else:
+            detail += f" Each 6 to hit scores {exploding} extra hit(s), not rolled to hit again."
         if reroll is not Reroll.NONE:
             detail += f" Re-roll: {reroll.value}."
             cites += (cite(R, 190, 196),)
@@ -310,7 +338,8 @@ class Sixth(Edition):
         return AttackPlan(
             edition=self.key,
             attacks=attacks,
-            hit=(1 - p_hit, p_hit, Fraction(0)),
+            hit=hit,
+            sustained=exploding.dist() if exploding is not None else None,
             wound=wound,
             save_fail=save_fail,
             damage=Dist.constant(1),
@@ -327,10 +356,14 @@ def _validate6(edition: Sixth, profile: Profile) -> None:
     w, d = profile.weapon, profile.defender
     if profile.attackers < 1:
         raise ProfileError("attacker.models", f"{profile.attackers!r} attacking models; give at least 1.")
-    extra = [n for n in w.abilities.names() if n.replace("-", "_") not in SIXTH_ABILITIES]
+    extra = [n for n in w.abilities.names()
+             if not any(n.replace("-", "_").startswith(allowed) for allowed in SIXTH_ABILITIES)]
     if extra:
         raise ProfileError("weapon.abilities", f"{', '.join(extra)} are 10th-edition abilities; in the "
-                           f"{edition.name} only twin-linked and ignores-cover apply here.")
+                           f"{edition.name} only twin-linked, ignores-cover and exploding-hits X apply here.")
+    if profile.critical_hit_on != 6 or profile.critical_wound_on != 6:
+        raise ProfileError("criticals", f"critical hits and wounds are 10th-edition rules; the {edition.name} "
+                           "has none (for extra hits on 6s use 'exploding-hits X').")
     for stage, policy in (("hit", profile.rerolls.hit), ("wound", profile.rerolls.wound), ("save", profile.rerolls.save)):
         if policy is Reroll.SINGLE:
             raise ProfileError(f"rerolls.{stage}", "a single re-roll of one die is a 10th-edition stratagem; use "
@@ -354,6 +387,20 @@ def roll_off(modifier_a: int = 0, modifier_b: int = 0) -> Fraction:
     win = sum((p * b.p_at_most(v - 1) for v, p in a.items()), Fraction(0))
     tie = sum((p * b.prob(v) for v, p in a.items()), Fraction(0))
     return win / (1 - tie)
+
+
+@rule("random-selection", cite(R, 202, 208))
+def random_selection_rerolls(items: int) -> list[int]:
+    """The D6 faces rolled again when choosing among fewer than six results: those no result has."""
+    if items < 1:
+        raise ProfileError("items", "random selection needs at least one item.")
+    return list(range(items + 1, 7))
+
+
+@rule("dice", cite(R, 136, 136))
+def split_roll(faces_a: set[int] | frozenset[int]) -> Fraction:
+    """P(one D6 settles a question for player A) when A takes ``faces_a`` and B the other faces."""
+    return sum((p for face, p in Dist.die(6).items() if face in faces_a), Fraction(0))
 
 
 @rule("random-selection", cite(R, 202, 208))

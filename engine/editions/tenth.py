@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from engine.attack import AttackPlan, Step
 from engine.concepts import cite, rule
-from engine.dice import Dist
+from engine.dice import DiceExpr, Dist
 from engine.editions.base import Edition
 from engine.errors import ProfileError
 from engine.profiles import Profile
@@ -21,18 +21,26 @@ from engine.rolls import D6Test, Reroll, reroll_sum
 
 __all__ = [
     "Tenth",
+    "anti_threshold",
     "attached_starting_strength",
+    "attached_unit_victory_points",
     "below_half_strength",
     "blast_bonus",
     "command_points",
     "deadly_demise",
+    "deadly_demise_roll",
     "desperate_escape",
+    "desperate_escape_rolls",
     "destroyed_transport",
+    "destroyed_transport_rolls",
+    "devastating_wounds",
     "feel_no_pain",
     "grenade",
     "hazardous",
+    "indirect_fire",
     "melta_damage",
     "rapid_fire_attacks",
+    "sustained_hits",
     "tank_shock",
 ]
 
@@ -92,7 +100,7 @@ class Tenth(Edition):
             target=None if overwatch else skill,
             modifier=0 if overwatch else _cap(modifier, self.hit_modifier_cap),
             critical_on=critical_on,
-            fails_up_to=3 if indirect_unseen else 1,
+            fails_up_to=indirect_fire(target_visible=False)[1] if indirect_unseen else 1,
             reroll=reroll,
         )
 
@@ -213,13 +221,13 @@ class Tenth(Edition):
                 mod -= 1
                 why.append("-1 Stealth")
             if unseen_indirect:
-                mod -= 1
+                mod += indirect_fire(target_visible=False)[0]
                 why.append("-1 Indirect Fire")
             if sit.big_guns_in_engagement and ranged and not ab.pistol:
                 mod -= 1
                 why.append("-1 Big Guns Never Tire")
-            test = self.hit_test(w.skill, mod, _per_die(hit_reroll), indirect_unseen=unseen_indirect,
-                                 overwatch=sit.overwatch)
+            test = self.hit_test(w.skill, mod, _per_die(hit_reroll), critical_on=profile.critical_hit_on,
+                                 indirect_unseen=unseen_indirect, overwatch=sit.overwatch)
             hit = test.probabilities()
             cites = [cite(SRC, 604, 612)]
             cites += [cite(SRC, 861, 871)] if ab.heavy else []
@@ -230,6 +238,8 @@ class Tenth(Edition):
             target = "only an unmodified 6 (Fire Overwatch)" if sit.overwatch else f"{w.skill}+"
             detail = (f"Hit on {target}; modifier {test.modifier:+d} after the ±1 cap ({', '.join(why) or 'none'}); "
                       f"re-roll: {hit_reroll.value}.")
+            if profile.critical_hit_on < 6:
+                detail += f" Critical Hit on an unmodified {profile.critical_hit_on}+."
             steps.append(Step("hit-roll", "Hit roll", detail, tuple(cites),
                               {"p_fail": _fr(hit[0]), "p_hit": _fr(hit[1] + hit[2]), "p_critical_hit": _fr(hit[2])}))
         sustained = None
@@ -245,7 +255,7 @@ class Tenth(Edition):
 
         # Wound roll.
         wmod = profile.wound_modifier + (1 if ab.lance and sit.charged else 0)
-        crit_on = min([6, *(x for kw, x in ab.anti if kw in {k.upper() for k in d.keywords})])
+        crit_on = anti_threshold(ab.anti, d.keywords, profile.critical_wound_on)
         wound_reroll = profile.rerolls.wound
         if ab.twin_linked and wound_reroll is Reroll.NONE:
             wound_reroll = Reroll.FAILED
@@ -268,7 +278,8 @@ class Tenth(Edition):
                               (cite(SRC, 897, 913), cite(SRC, 661, 668))))
 
         # Saving throw.
-        gets_cover = self.benefit_of_cover(d.save, w.ap or 0, sit.cover or unseen_indirect, ranged, ab.ignores_cover)
+        indirect_cover = unseen_indirect and indirect_fire(target_visible=False)[2]
+        gets_cover = self.benefit_of_cover(d.save, w.ap or 0, sit.cover or indirect_cover, ranged, ab.ignores_cover)
         stest, kind = self.save_test(d.save, w.ap or 0, d.invulnerable, gets_cover, profile.save_modifier,
                                      _per_die(profile.rerolls.save))
         save_fail = Fraction(1) if stest is None else 1 - stest.p_success
@@ -353,6 +364,12 @@ def _validate(profile: Profile) -> None:
     for name, value in (("defender.save", d.save), ("defender.invulnerable", d.invulnerable), ("defender.fnp", d.fnp)):
         if value is not None and not 2 <= value <= 6:
             raise ProfileError(name, f"{value!r} is not a D6 target; use 2–6 (4 means 4+) or leave it out.")
+    if w.abilities.exploding_hits is not None:
+        raise ProfileError("weapon.abilities", "exploding-hits is an older-edition rule; in the 10th edition "
+                           "write 'sustained-hits X'.")
+    for name, value in (("criticals.hit", profile.critical_hit_on), ("criticals.wound", profile.critical_wound_on)):
+        if not 2 <= value <= 6:
+            raise ProfileError(name, f"{value!r}: a critical threshold is an unmodified 2+ to 6+.")
     if profile.rerolls.save is Reroll.SINGLE:
         raise ProfileError("rerolls.save", "a single re-roll of one save is not modelled; use none, ones or failed.")
     for name, value in (("situation.snap_shots", profile.situation.snap_shots),
@@ -362,6 +379,35 @@ def _validate(profile: Profile) -> None:
 
 
 # --- other rules of the edition --------------------------------------------------------------------
+
+
+@rule("indirect-fire", cite(SRC, 799, 818))
+def indirect_fire(target_visible: bool) -> tuple[int, int, bool]:
+    """Indirect Fire: against a target no attacking model can see, -1 to hit, unmodified 1–3 always
+    fail, and the target has the benefit of cover. Returns (hit modifier, unmodified results that
+    always fail, benefit of cover); a visible target gets (0, 1, False)."""
+    return (0, 1, False) if target_visible else (-1, 3, True)
+
+
+@rule("sustained-hits", cite(SRC, 915, 931))
+def sustained_hits(critical: bool, x: int) -> int:
+    """Hits one successful hit roll scores with Sustained Hits X: 1, or 1 + X on a Critical Hit."""
+    return 1 + x if critical else 1
+
+
+@rule("devastating-wounds", cite(SRC, 897, 913))
+def devastating_wounds(critical: bool, damage: int) -> tuple[int, bool]:
+    """A Critical Wound with Devastating Wounds allows no save and inflicts mortal wounds equal to the
+    Damage: returns (mortal wounds, whether a save is allowed)."""
+    return (damage, False) if critical else (0, True)
+
+
+@rule("anti", cite(SRC, 943, 963))
+def anti_threshold(anti: tuple[tuple[str, int], ...], keywords: tuple[str, ...] | list[str], base: int = 6) -> int:
+    """The unmodified wound roll that scores a Critical Wound: ``base`` (6), or Anti-KEYWORD X+'s ``x``
+    against a target with that keyword, whichever is lower."""
+    held = {k.upper() for k in keywords}
+    return min([base, *(x for kw, x in anti if kw.upper() in held)])
 
 
 @rule("feel-no-pain", cite(SRC, 679, 683))
@@ -394,25 +440,60 @@ def hazardous(weapons: int) -> Dist:
     return Dist.binomial(weapons, Fraction(1, 6)).map(lambda failed: 3 * failed)
 
 
+DESPERATE_ESCAPE_FAILS = 2
+
+
 @rule("desperate-escape", cite(SRC, 429, 436))
 def desperate_escape(tests: int, models: int | None = None) -> Dist:
     """Models destroyed by Desperate Escape tests: one D6 per test, each 1–2 destroys one model."""
-    lost = Dist.binomial(tests, Fraction(1, 3))
+    lost = Dist.binomial(tests, Fraction(DESPERATE_ESCAPE_FAILS, 6))
     return lost if models is None else lost.map(lambda n: min(n, models))
+
+
+@rule("desperate-escape", cite(SRC, 429, 436))
+def desperate_escape_rolls(rolls: list[int]) -> int:
+    """Models destroyed by the rolled Desperate Escape tests: one for each 1–2."""
+    return sum(1 for r in rolls if r <= DESPERATE_ESCAPE_FAILS)
+
+
+DEADLY_DEMISE_ON = 6
 
 
 @rule("deadly-demise", cite(SRC, 685, 701))
 def deadly_demise(x: Dist | int) -> Dist:
     """Mortal wounds one unit within 6" suffers when the model dies: a 6 on one D6, then ``x``."""
     amount = x if isinstance(x, Dist) else Dist.constant(x)
-    return Dist.mixture([(Fraction(5, 6), Dist.constant(0)), (Fraction(1, 6), amount)])
+    trigger = Fraction(7 - DEADLY_DEMISE_ON, 6)
+    return Dist.mixture([(1 - trigger, Dist.constant(0)), (trigger, amount)])
+
+
+@rule("deadly-demise", cite(SRC, 685, 701))
+def deadly_demise_roll(roll: int, x: DiceExpr, units: int) -> tuple[bool, int, Dist]:
+    """After the D6 ``roll`` for a destroyed model with Deadly Demise ``x``: whether it triggers, how
+    many random rolls it takes (a random X is rolled separately for each unit within 6"), and the
+    distribution of the mortal wounds dealt to all ``units`` units together."""
+    triggered = roll >= DEADLY_DEMISE_ON
+    if not triggered:
+        return False, 0, Dist.constant(0)
+    return True, (0 if x.is_constant else units), x.dist().times(units)
+
+
+def _transport_fails(emergency: bool) -> int:
+    return 3 if emergency else 1
 
 
 @rule("mortal-wounds", cite(SRC, 506, 525))
 def destroyed_transport(models: int, emergency: bool = False) -> Dist:
     """Mortal wounds on a unit disembarking from a destroyed transport: one D6 per model, each 1 (each 1–3
     in an emergency disembarkation) inflicts 1 mortal wound."""
-    return Dist.binomial(models, Fraction(1, 2) if emergency else Fraction(1, 6))
+    return Dist.binomial(models, Fraction(_transport_fails(emergency), 6))
+
+
+@rule("mortal-wounds", cite(SRC, 506, 525))
+def destroyed_transport_rolls(rolls: list[int], emergency: bool = False) -> tuple[int, bool]:
+    """The rolled D6s of a unit disembarking from a destroyed transport: (mortal wounds, battle-shocked).
+    The unit is battle-shocked whatever it rolls (10e-core 516)."""
+    return sum(1 for r in rolls if r <= _transport_fails(emergency)), True
 
 
 @rule("mortal-wounds", cite(SRC, 1437, 1453))
@@ -432,6 +513,13 @@ def attached_starting_strength(*units: int) -> int:
     """An Attached unit's Starting Strength is the sum of its units' Starting Strengths; when one of them
     is destroyed the other goes back to its own."""
     return sum(units)
+
+
+@rule("attached-unit", cite(SRC, 344, 346))
+def attached_unit_victory_points(destroyed: list[str], vp_per_unit: int) -> int:
+    """Rules that score for destroying a unit still trigger for each unit of an Attached unit: the
+    Bodyguard and the Leader each score when destroyed (both: twice)."""
+    return vp_per_unit * len(set(destroyed))
 
 
 @rule("below-half-strength", cite(SRC, 329, 334))

@@ -6,7 +6,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine import calc
-from engine.editions.sixth import roll_off
+from engine.editions.sixth import roll_off, split_roll
 from engine.errors import ProfileError
 from engine.geometry import Model, coherency, in_engagement_range, move_used
 from engine.runners.base import _MISSING, Inputs, Result, range_of, runner
@@ -73,5 +73,4 @@ def _roll_off(i: Inputs) -> Result:
 
 @runner("dice.split")
 def _split(i: Inputs) -> Result:
-    faces = set(i.integers("faces_a"))
-    return {"p_a": Fraction(len(faces & set(range(1, 7))), 6)}
+    return {"p_a": split_roll(set(i.integers("faces_a")))}

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from engine.editions import KillTeam, Seventh, Sixth
 from engine.editions.killteam import MISSIONS
-from engine.editions.sixth import random_selection
+from engine.editions.sixth import random_selection, random_selection_rerolls
 from engine.errors import ProfileError
 from engine.rolls import D6Test, Reroll
 from engine.runners.base import Inputs, Result, range_of, runner
@@ -27,15 +27,14 @@ def _portion(i: Inputs) -> Result:
 
 @runner("sixth.halve")
 def _halve(i: Inputs) -> Result:
-    value = i.integer("value")
-    return {"result": -(-value // 2)}
+    return {"result": SIXTH.halve(i.integer("value"))}
 
 
 @runner("sixth.random_selection")
 def _random_selection(i: Inputs) -> Result:
     items = i.integer("items")
     dist = random_selection(items)
-    return {"p_each": sorted({p for _, p in dist.items()}), "rerolled_faces": list(range(items + 1, 7))}
+    return {"p_each": sorted({p for _, p in dist.items()}), "rerolled_faces": random_selection_rerolls(items)}
 
 
 @runner("sixth.charge")
@@ -172,7 +171,7 @@ def _mission(i: Inputs) -> Result:
     roll = i.integer("roll")
     if not 1 <= roll <= 6:
         raise ProfileError("inputs.roll", f"{roll} is not a D6 result.")
-    return {"mission": MISSIONS[roll - 1], "p_each": Fraction(1, 6)}
+    return {"mission": MISSIONS[roll - 1], "p_each": KT.random_mission().prob(roll)}
 
 
 @runner("killteam.overwatch")

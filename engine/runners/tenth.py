@@ -10,7 +10,7 @@ from engine.editions import Tenth
 from engine.editions import tenth as t10
 from engine.errors import ProfileError
 from engine.geometry import charge_needed
-from engine.rolls import Outcome, parse_reroll
+from engine.rolls import D6Test, Outcome, parse_reroll
 from engine.runners.base import Inputs, Result, range_of, runner
 
 TENTH = Tenth()
@@ -45,10 +45,9 @@ def _wound_roll(i: Inputs) -> Result:
 
 @runner("tenth.anti")
 def _anti(i: Inputs) -> Result:
-    keyword, x = i.text("keyword").upper(), i.integer("x")
-    targets = {k.upper() for k in i._get("target_keywords", [])}
-    face = i.integer("face")
-    critical = face == 6 or (keyword in targets and face >= x)
+    anti = ((i.text("keyword"), i.integer("x")),)
+    threshold = t10.anti_threshold(anti, [str(k) for k in i._get("target_keywords", [])])
+    critical = D6Test(target=None, critical_on=threshold).face(i.integer("face")) is Outcome.CRITICAL
     return {"critical_wound": critical, "wounds": critical or None}
 
 
@@ -118,28 +117,29 @@ def _sustained(i: Inputs) -> Result:
     x = i.integer("x")
     face = i.integer("face")
     skill = i.integer("skill", None)
-    critical = face == 6
-    out: Result = {"critical_hit": critical, "hits": (1 + x) if critical else None}
+    outcome = TENTH.hit_test(skill).face(face)
+    critical = outcome is Outcome.CRITICAL
+    out: Result = {"critical_hit": critical, "hits": t10.sustained_hits(True, x) if critical else None}
     if skill is not None:
         _fail, hit, crit = TENTH.hit_test(skill).probabilities()
-        out["expected_hits_per_attack"] = hit + crit * (1 + x)
-        out["hits"] = (1 + x) if critical else (1 if TENTH.hit_test(skill).face(face) is Outcome.SUCCESS else 0)
+        out["expected_hits_per_attack"] = hit * t10.sustained_hits(False, x) + crit * t10.sustained_hits(True, x)
+        out["hits"] = t10.sustained_hits(critical, x) if outcome is not Outcome.FAIL else 0
     return out
 
 
 @runner("tenth.devastating_wounds")
 def _devastating(i: Inputs) -> Result:
-    critical = i.flag("critical_wound")
-    damage = i.integer("damage")
-    return {"mortal_wounds": damage if critical else 0, "save_allowed": not critical}
+    mortal, save_allowed = t10.devastating_wounds(i.flag("critical_wound"), i.integer("damage"))
+    return {"mortal_wounds": mortal, "save_allowed": save_allowed}
 
 
 @runner("tenth.indirect_fire")
 def _indirect(i: Inputs) -> Result:
     skill = i.integer("skill")
-    unseen = not i.flag("target_visible")
-    test = TENTH.hit_test(skill, -1 if unseen else 0, indirect_unseen=unseen)
-    return {"modifier": test.modifier, "always_fail_up_to": test.fails_up_to, "cover": unseen,
+    visible = i.flag("target_visible")
+    modifier, _fails, cover = t10.indirect_fire(visible)
+    test = TENTH.hit_test(skill, modifier, indirect_unseen=not visible)
+    return {"modifier": test.modifier, "always_fail_up_to": test.fails_up_to, "cover": cover,
             "p_hit": test.p_success, "p_hit_if_visible": TENTH.hit_test(skill).p_success}
 
 
@@ -161,12 +161,13 @@ def _deadly_demise(i: Inputs) -> Result:
     units = i.integer("units")
     roll = i.integer("roll", None)
     per_unit = t10.deadly_demise(x.dist())
-    out: Result = {"p_trigger": Fraction(1, 6), "expected_per_unit": per_unit.mean(),
-                   "rolls_per_unit": 0 if x.is_constant else 1}
+    out: Result = {"p_trigger": t10.deadly_demise(1).prob(1), "expected_per_unit": per_unit.mean(),
+                   "rolls_per_unit": t10.deadly_demise_roll(6, x, 1)[1]}
     if roll is not None:
-        out["triggered"] = roll == 6
-        out["mortal_wound_rolls"] = units if roll == 6 and not x.is_constant else 0
-        out["expected_total"] = x.mean() * units if roll == 6 else 0
+        triggered, rolls, total = t10.deadly_demise_roll(roll, x, units)
+        out["triggered"] = triggered
+        out["mortal_wound_rolls"] = rolls
+        out["expected_total"] = total.mean()
     return out
 
 
@@ -174,9 +175,8 @@ def _deadly_demise(i: Inputs) -> Result:
 def _transport(i: Inputs) -> Result:
     rolls = i.integers("rolls")
     emergency = i.flag("emergency", False)
-    bad = 3 if emergency else 1
-    wounds = sum(1 for r in rolls if r <= bad)
-    return {"mortal_wounds": wounds, "battle_shocked": True,
+    wounds, shocked = t10.destroyed_transport_rolls(rolls, emergency)
+    return {"mortal_wounds": wounds, "battle_shocked": shocked,
             "p_this_many": t10.destroyed_transport(len(rolls), emergency).prob(wounds)}
 
 
@@ -184,10 +184,10 @@ def _transport(i: Inputs) -> Result:
 def _escape(i: Inputs) -> Result:
     tests = i.integer("tests")
     dist = t10.desperate_escape(tests)
-    out: Result = {"p_per_test": Fraction(1, 3), "expected_destroyed": dist.mean()}
+    out: Result = {"p_per_test": t10.desperate_escape(1).prob(1), "expected_destroyed": dist.mean()}
     rolls = i._get("rolls", None)
     if rolls is not None:
-        out["destroyed"] = sum(1 for r in i.integers("rolls") if r <= 2)
+        out["destroyed"] = t10.desperate_escape_rolls(i.integers("rolls"))
     return out
 
 
@@ -204,7 +204,9 @@ def _starting(i: Inputs) -> Result:
 @runner("tenth.destroyed_units")
 def _destroyed_units(i: Inputs) -> Result:
     destroyed = i._get("destroyed", [])
-    return {"vp": i.integer("vp_per_unit") * len(destroyed)}
+    if not isinstance(destroyed, list) or not all(isinstance(d, str) for d in destroyed):
+        raise ProfileError("inputs.destroyed", "must be a list of the destroyed units' names.")
+    return {"vp": t10.attached_unit_victory_points(destroyed, i.integer("vp_per_unit"))}
 
 
 @runner("tenth.below_half")

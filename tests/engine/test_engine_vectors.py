@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from engine.attack import AttackResult, allocate
+from engine.calc import calculate
 from engine.dice import Dist, parse_dice
 from engine.editions import Tenth
 from engine.editions.tenth import blast_bonus
@@ -312,6 +313,11 @@ def toadchild_crit_range(v: dict[str, Any]) -> None:
     normal = r.expected["wounds"] - r.expected["critical_wounds"]
     assert close(normal, v["independent_check"]["p_normal_wound"])
     assert close(r.expected["devastating_wounds"], v["independent_check"]["p_devastating"])
+    # The same lowered threshold given directly, as the peer states it (critical wounds on 4+).
+    direct = calculate({"edition": "10", "weapon": {"attacks": 1, "skill": 5, "strength": 4,
+                                                    "abilities": ["devastating-wounds"]},
+                        "defender": {"toughness": 5}, "criticals": {"wound": i.get("crit_wound_on", 6)}})
+    assert Fraction(direct["expected_exact"]["devastating_wounds"]) == r.expected["devastating_wounds"]
 
 
 def logan_skill_one(v: dict[str, Any]) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from corpus.errors import QueryError
-from engine.calc import CONTRACT_KEYS, calculate
+from engine.calc import CONTRACT_KEYS, calculate, calculate_lines
 from engine.errors import EngineError
 
 __all__ = ["COMMANDS", "CalcError"]
@@ -147,6 +147,8 @@ def _print_text(result: dict[str, Any]) -> None:
 @click.command()
 @click.option("--file", "file", type=click.Path(path_type=Path, dir_okay=False, exists=True),
               help="Read the JSON profile from this file (otherwise from stdin when no flags are given).")
+@click.option("--batch", "batch", type=click.Path(path_type=Path, dir_okay=False, allow_dash=True),
+              help="A JSON Lines file of profiles (- for stdin): one result object per line, in one process.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON contract.")
 @click.option("--edition", "-e", default=None, help="10, 6, 7 or kt (aliases like 10th, kill team work).")
 @click.option("--attackers", type=int, default=None, help="Attacking models (each uses the weapon).")
@@ -183,13 +185,20 @@ def _print_text(result: dict[str, Any]) -> None:
 @click.option("--wound-reroll", default=None, help="Same choices, for the wound roll.")
 @click.option("--save-reroll", default=None, help="Same choices, for the save.")
 @click.option("--spill", is_flag=True, help="Devastating Wounds' mortal wounds spill over (older ruling).")
-def calc(file: Path | None, as_json: bool, **opts: Any) -> None:
+def calc(file: Path | None, batch: Path | None, as_json: bool, **opts: Any) -> None:
     """The exact outcome of one attack profile: expectations, distributions and cited steps.
 
     Give the profile as JSON (--file or stdin) or as flags; flags override the JSON. Example:
     rulekb calc --attackers 5 --attacks 2 --bs 3 --s 4 --ap -1 --t 4 --sv 3 --w 2 --models 10
+
+    With --batch FILE.jsonl every line is a profile (optionally with an "id"); each prints one line
+    {"line", "id", "result"} or {"line", "id", "error": {"field", "message"}}; the exit status is 1
+    when any line failed.
     """
     flags = _flags_profile(opts)
+    if batch is not None:
+        _calc_batch(batch, flags)
+        return
     base: Any = {}
     if file is not None:
         text = file.read_text(encoding="utf-8")
@@ -218,6 +227,30 @@ def calc(file: Path | None, as_json: bool, **opts: Any) -> None:
         click.echo(json.dumps(result, ensure_ascii=False, indent=2))
     else:
         _print_text(result)
+
+
+def _calc_batch(path: Path, flags: dict[str, Any]) -> None:
+    if flags:
+        raise CalcError("calc: --batch reads whole profiles from the file; drop the other flags.")
+    if str(path) == "-":
+        lines = sys.stdin
+    else:
+        try:
+            lines = path.open(encoding="utf-8")
+        except OSError as exc:
+            raise CalcError(f"calc: cannot read {str(path)!r} ({exc.strerror}); give a JSON Lines file.") from exc
+    failed = False
+    try:
+        for out in calculate_lines(lines):
+            failed = failed or "error" in out
+            click.echo(json.dumps(out, ensure_ascii=False, separators=(",", ":")))
+    except UnicodeDecodeError as exc:
+        raise CalcError(f"calc: {str(path)!r} is not UTF-8 text ({exc.reason}); save it as UTF-8.") from exc
+    finally:
+        if lines is not sys.stdin:
+            lines.close()
+    if failed:
+        raise click.exceptions.Exit(1)
 
 
 COMMANDS: list[click.Command] = [examples, calc]
