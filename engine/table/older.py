@@ -47,7 +47,7 @@ def _gap_needed(a: Model, b: Model) -> int:
     return n
 
 
-@rule("movement", cite("7e-pp58-67", 89, 95), cite("7e-pp58-67", 109, 113), cite("7e-pp58-67", 127),
+@rule("unit-type", cite("7e-pp58-67", 89, 95), cite("7e-pp58-67", 109, 113), cite("7e-pp58-67", 127),
       cite("7e-pp58-67", 201), cite("7e-pp58-67", 231), cite("7e-pp58-67", 259), cite("7e-pp58-67", 275))
 def move_by_type(table: Table, unit_name: str, unit_type: str, paths: Mapping[str, Path],
                  difficult_roll: int | None = None) -> Verdict:
@@ -116,7 +116,7 @@ def charge_initiator() -> None:
     """The initiator is the charging model closest to the enemy; it moves first, by the shortest route."""
 
 
-@rule("engaged", cite("6e-assault", 129, 140), cite("6e-assault", 119, 126))
+@rule("engaged-models", cite("6e-assault", 129, 140), cite("6e-assault", 119, 126))
 def engaged_models(table: Table, unit_name: str) -> Verdict:
     """Engaged models (6th/7th): in base contact with an enemy, or within 2" of a friendly model of their unit in
     base contact with an enemy; unengaged models do not attack."""

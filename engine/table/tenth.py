@@ -195,7 +195,7 @@ def _terrain_blocks(unit: Unit, terrain: Terrain, path: Path, radius: Fraction) 
     return False
 
 
-@rule("movement", cite("10e-core", 354, 367), cite("10e-core", 385, 401))
+@rule("move", cite("10e-core", 354, 367), cite("10e-core", 385, 401))
 def move(table: Table, unit_name: str, paths: Mapping[str, Path], kind: str = "normal",
          advance_roll: int | None = None, pivot_value: Fraction = Fraction(0),
          pivots: Mapping[str, int] | None = None) -> Verdict:
@@ -409,7 +409,7 @@ def strategic_reserves_allowed(points: Sequence[int], points_limit: int, fortifi
 # --- transports ----------------------------------------------------------------------------------------
 
 
-@rule("transport", cite("10e-core", 473, 479), cite("10e-core", 485, 490))
+@rule("embark", cite("10e-core", 473, 479), cite("10e-core", 485, 490))
 def embark(table: Table, unit_name: str, transport_name: str, moved: str = "normal",
            disembarked_this_phase: bool = False, aboard: int = 0) -> Verdict:
     """A unit that ends a normal move, advance or fall back with every model within 3" of a friendly
@@ -447,7 +447,7 @@ def disembark(table: Table, unit_name: str, transport_name: str, transport_moved
     return out
 
 
-@rule("destroyed-transport", cite("10e-core", 508, 525))
+@rule("emergency-disembarkation", cite("10e-core", 508, 525))
 def destroyed_transport(table: Table, unit_name: str, transport_name: str, rolls: Sequence[int] | None = None) -> Verdict:
     """A destroyed TRANSPORT's passengers disembark wholly within 3" (not in Engagement Range); if they cannot,
     an Emergency Disembarkation wholly within 6", where a model that cannot be set up is destroyed. One D6 per
@@ -675,7 +675,7 @@ def _pair_contact_reach(a: Model, b: Model, inches_: int | Fraction) -> bool:
 # --- the fight phase -----------------------------------------------------------------------------------
 
 
-@rule("fight", cite("10e-core", 1031, 1036), cite("10e-core", 1888, 1911))
+@rule("fight-phase", cite("10e-core", 1031, 1036), cite("10e-core", 1888, 1911))
 def fight_eligible(table: Table, unit_name: str) -> Verdict:
     """Eligible to fight: within Engagement Range of an enemy unit, or it made a charge move this turn. An
     AIRCRAFT can be fought only by units that can FLY."""
@@ -716,7 +716,7 @@ def fight_order(table: Table, active: str) -> Verdict:
     return out
 
 
-@rule("fight", cite("10e-core", 1095, 1100), cite("10e-core", 1113, 1120))
+@rule("which-models-fight", cite("10e-core", 1095, 1100), cite("10e-core", 1113, 1120))
 def fighting_models(table: Table, unit_name: str) -> Verdict:
     """The models that fight: within Engagement Range of an enemy unit, or in base contact with a model of
     their unit that is in base contact with an enemy unit."""
@@ -862,7 +862,7 @@ def _blocking(table: Table, observer: Unit, o: Model, target: Unit, t: Model) ->
     return found
 
 
-@rule("visibility", cite("10e-core", 197, 220), cite("10e-core", 1738, 1744), cite("10e-core", 1712, 1718))
+@rule("determining-visibility", cite("10e-core", 197, 220), cite("10e-core", 1738, 1744), cite("10e-core", 1712, 1718))
 def visible(table: Table, observer_model: str, target_model: str) -> Verdict:
     """Whether a model sees another (any part of it from any part of the observer) and sees it fully, with the
     ruins rule (no sight over or through a ruin, except into it, out of it when wholly within, and for AIRCRAFT
