@@ -272,7 +272,8 @@ def _older_engaged(i: Inputs) -> Result:
 def _older_pile_in(i: Inputs) -> Result:
     t = _table(i)
     unit = i.text("unit")
-    return verdict_result(older.pile_in_older(t, unit, _moves_of(t, unit), _length(i, "inches", 3)))
+    return verdict_result(older.pile_in_older(t, unit, _moves_of(t, unit), _length(i, "inches", 3),
+                                              i.flag("consolidating", False)))
 
 
 @runner("older.fall_back")
@@ -284,3 +285,16 @@ def _older_fall_back(i: Inputs) -> Result:
 @runner("older.near")
 def _older_near(i: Inputs) -> Result:
     return verdict_result(older.kill_team_within_three(_table(i), i.text("model"), _length(i, "inches", 3)))
+
+
+@runner("table.units")
+def _units(i: Inputs) -> Result:
+    """Distances between units: from and to the closest models; wholly within: every model of ``a`` wholly
+    within the distance of ``b``."""
+    t = _table(i)
+    a, b = t.unit(i.text("a")), t.unit(i.text("b"))
+    d = _length(i, "within", 0)
+    closest = min(distance(m, o) for m in a.models for o in b.models)
+    return {"distance": round(closest, 6),
+            "within": any(distance_within(m, o, d) for m in a.models for o in b.models),
+            "wholly_within": all(any(wholly_within(m, o, d) for o in b.models) for m in a.models)}

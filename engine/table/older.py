@@ -134,9 +134,11 @@ def engaged_models(table: Table, unit_name: str) -> Verdict:
 
 
 @rule("pile-in", cite("6e-assault", 119, 126), cite("6e-assault", 244), cite("6e-assault", 247, 249))
-def pile_in_older(table: Table, unit_name: str, paths: Mapping[str, Path], inches_: Fraction = Fraction(3)) -> Verdict:
+def pile_in_older(table: Table, unit_name: str, paths: Mapping[str, Path], inches_: Fraction = Fraction(3),
+                  consolidating: bool = False) -> Verdict:
     """Piling in at an Initiative step (or at the end of a combat): models not in base contact move up to 3"
-    towards the enemy; a consolidation moves D3" (``inches_`` the roll)."""
+    towards the enemy. A consolidation moves up to the D6 rolled (``inches_``) in any direction and must stop
+    1" away from every enemy model."""
     unit = table.unit(unit_name)
     out = Verdict()
     enemies = [o for e in table.enemies_of(unit) for o in e.models]
@@ -148,6 +150,10 @@ def pile_in_older(table: Table, unit_name: str, paths: Mapping[str, Path], inche
         used = path_length(path)
         out.check(pile_in_older, float(used) <= float(inches_) + 1e-9, f"{m.id} moves {float(used):g}\" of {inches_}\"")
         end = m.moved(path[-1][0], path[-1][1], path[-1][2])
+        if consolidating:
+            close = [o.id for o in enemies if horizontal_within(end, o, Fraction(1))]
+            out.check(pile_in_older, not close, f"{end.id} stops 1\" away from every enemy model")
+            continue
         start = min((m.x - o.x) ** 2 + (m.y - o.y) ** 2 for o in enemies)
         after = min((end.x - o.x) ** 2 + (end.y - o.y) ** 2 for o in enemies)
         out.check(pile_in_older, after < start, f"{m.id} moves towards the enemy")
