@@ -298,3 +298,50 @@ def _units(i: Inputs) -> Result:
     return {"distance": round(closest, 6),
             "within": any(distance_within(m, o, d) for m in a.models for o in b.models),
             "wholly_within": all(any(wholly_within(m, o, d) for o in b.models) for m in a.models)}
+
+
+@runner("table.select_target")
+def _select_target(i: Inputs) -> Result:
+    abilities = i._get("abilities", [])
+    return verdict_result(tenth.select_target(_table(i), i.text("unit"), i.text("target"), _length(i, "range", 24),
+                                              abilities))
+
+
+@runner("table.aura")
+def _aura(i: Inputs) -> Result:
+    return verdict_result(tenth.aura(_table(i), i.text("model"), _length(i, "radius", 6)))
+
+
+@runner("table.scouts")
+def _scouts(i: Inputs) -> Result:
+    t = _table(i)
+    unit = i.text("unit")
+    return verdict_result(tenth.scouts_move(t, unit, _length(i, "x", 6), _moves_of(t, unit)))
+
+
+@runner("table.infiltrators")
+def _infiltrators(i: Inputs) -> Result:
+    return verdict_result(tenth.infiltrators_set_up(_table(i), i.text("unit")))
+
+
+@runner("table.core_stratagem")
+def _core_stratagem(i: Inputs) -> Result:
+    v = tenth.core_stratagem(_table(i), i.text("name"), i.integer("cp"), i.text("unit"), i.text("enemy", None),
+                             i.text("phase", ""), i.text("active", ""), i._get("used_this_phase", []),
+                             i._get("used_this_battle", []), i.flag("fought", False))
+    return verdict_result(v)
+
+
+@runner("table.muster")
+def _muster(i: Inputs) -> Result:
+    units = i._get("units", [])
+    if not isinstance(units, list) or not all(isinstance(u, dict) for u in units):
+        raise ProfileError("inputs.units", "must be a list of tables {name, points, keywords, ...}.")
+    size = i.text("battle_size", None)
+    limit = tenth.BATTLE_SIZES[size] if size else i.integer("points_limit")
+    return verdict_result(tenth.muster_army(units, limit, i.text("faction")))
+
+
+@runner("table.mission")
+def _mission(i: Inputs) -> Result:
+    return verdict_result(tenth.mission_sequence(i.text("first_turn")))

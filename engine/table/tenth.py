@@ -914,3 +914,243 @@ def benefit_of_cover(table: Table, target_model: str, attackers: str) -> Verdict
     out.note(benefit_of_cover, "; ".join(reasons) if reasons else "in the open and fully visible: no cover")
     out.values["cover"] = cover
     return out
+
+
+# --- shooting: choosing targets ----------------------------------------------------------------------
+
+
+@rule("select-targets", cite("10e-core", 539, 544), cite("10e-core", 552, 564), cite("10e-core", 548),
+      cite("10e-core", 574, 600), cite("10e-core", 718, 726), cite("10e-core", 760, 773))
+def select_target(table: Table, unit_name: str, target_name: str, weapon_range: Fraction,
+                  abilities: Sequence[str] = ()) -> Verdict:
+    """Whether a unit may shoot a weapon at a target: at least one target model visible to and within range of an
+    attacking model; the unit did not advance (unless Assault) or fall back; a unit within Engagement Range shoots
+    only Pistols or if it is a MONSTER or VEHICLE (Big Guns Never Tire, -1 to hit), and only at units it is
+    engaged with when using Pistols; a target within Engagement Range of friendly units cannot be chosen unless
+    the attacker is a MONSTER/VEHICLE (-1 to hit); a Lone Operative only from within 12"."""
+    unit, target = table.unit(unit_name), table.unit(target_name)
+    out = Verdict()
+    abil = {a.lower() for a in abilities}
+    big = unit.has("MONSTER") or unit.has("VEHICLE")
+    pistol = "pistol" in abil
+    if unit.advanced:
+        out.check(select_target, "assault" in abil, "the unit advanced: only Assault weapons may shoot")
+    out.check(select_target, not unit.fell_back, "the unit did not fall back this turn")
+    engaged = [e.name for e in engaged_with(table, unit)]
+    if engaged:
+        out.check(select_target, big or pistol, f"the unit is within Engagement Range of {', '.join(engaged)}: "
+                                                "only a MONSTER, VEHICLE or a Pistol may shoot")
+        if pistol and not big:
+            out.check(select_target, target.name in engaged, "a Pistol in Engagement Range targets an engaged unit")
+    friends_engaged = [f.name for f in table.friends_of(unit)
+                       if any(in_engagement_range(m, o) for m in f.models for o in target.models)]
+    if friends_engaged and not big:
+        out.check(select_target, False, f"{target.name} is within Engagement Range of {', '.join(friends_engaged)}")
+    shooters = []
+    for m in unit.models:
+        for o in target.models:
+            if distance_within(m, o, weapon_range) and visible(table, m.id, o.id).values["visible"]:
+                shooters.append(m.id)
+                break
+    out.check(select_target, bool(shooters), f"{len(shooters)} model(s) see a target model within {weapon_range}\"")
+    if target.has("LONE OPERATIVE"):
+        near = [m.id for m in unit.models if any(distance_within(m, o, Fraction(12)) for o in target.models)]
+        out.check(select_target, bool(near), "a Lone Operative is targeted only from within 12\"")
+    hit_modifier = -1 if big and (engaged or friends_engaged) and not pistol else 0
+    out.values.update({"shooters": shooters, "hit_modifier": hit_modifier, "engaged": engaged})
+    return out
+
+
+@rule("aura", cite("10e-core", 1229))
+def aura(table: Table, model_id: str, radius: Fraction) -> Verdict:
+    """An Aura affects the units within its range; the model with it is always within range of its own aura."""
+    source = table.model(model_id)
+    owner = table.unit_of(model_id)
+    out = Verdict()
+    friends = sorted(u.name for u in table.on_table() if u.player == owner.player
+                     and (u.name == owner.name or any(within(m, source, radius) for m in u.models)))
+    enemies = sorted(u.name for u in table.enemies_of(owner) if any(within(m, source, radius) for m in u.models))
+    out.note(aura, f"{len(friends)} friendly and {len(enemies)} enemy unit(s) within {radius}\" of {model_id}")
+    out.values.update({"friendly": friends, "enemy": enemies})
+    return out
+
+
+# --- deployment abilities -----------------------------------------------------------------------------
+
+
+@rule("scouts", cite("10e-core", 1248, 1262))
+def scouts_move(table: Table, unit_name: str, x: Fraction, paths: Mapping[str, Path]) -> Verdict:
+    """Scouts x": before the first turn a normal move of up to x", ending more than 9" horizontally from every
+    enemy model."""
+    unit = table.unit(unit_name)
+    out = Verdict()
+    enemies = [o for e in table.enemies_of(unit) for o in e.models]
+    for m in unit.models:
+        path = paths.get(m.id)
+        end = m
+        if path is not None:
+            used = path_length(path)
+            out.check(scouts_move, float(used) <= float(x) + 1e-9, f"{m.id} moves {_f(used)}\" of Scouts {x}\"")
+            end = m.moved(path[-1][0], path[-1][1], path[-1][2])
+        close = [o.id for o in enemies if horizontal_within(end, o, Fraction(9))]
+        out.check(scouts_move, not close, f"{m.id} ends more than 9\" horizontally from every enemy model")
+    return out
+
+
+@rule("infiltrators", cite("10e-core", 1266))
+def infiltrators_set_up(table: Table, unit_name: str) -> Verdict:
+    """Infiltrators: set up anywhere more than 9" horizontally from the enemy's deployment zone and every enemy model."""
+    unit = table.unit(unit_name)
+    out = Verdict()
+    enemies = [o for e in table.enemies_of(unit) for o in e.models]
+    zones = [z for p, z in table.zones.items() if p != unit.player]
+    for m in unit.models:
+        close = [o.id for o in enemies if horizontal_within(m, o, Fraction(9))]
+        out.check(infiltrators_set_up, not close, f"{m.id} is more than 9\" from every enemy model")
+        near_zone = any(_base_near_polygon(m, z, Fraction(9)) for z in zones)
+        out.check(infiltrators_set_up, not near_zone, f"{m.id} is more than 9\" from the enemy deployment zone")
+    return out
+
+
+def _base_near_polygon(m: Model, polygon: Sequence[tuple[Fraction, Fraction]], d: Fraction) -> bool:
+    if point_in_polygon(m.centre, tuple(polygon)):
+        return True
+    from engine.table.geometry import _segment_point_d2
+
+    n = len(polygon)
+    reach = (d + m.base.rx) ** 2
+    return any(_segment_point_d2(polygon[i], polygon[(i + 1) % n], m.centre) <= reach for i in range(n))
+
+
+# --- core stratagems ------------------------------------------------------------------------------------
+
+CORE_STRATAGEMS: dict[str, int] = {
+    "command-re-roll": 1, "counter-offensive": 2, "epic-challenge": 1, "insane-bravery": 1, "grenade": 1,
+    "tank-shock": 1, "rapid-ingress": 1, "fire-overwatch": 1, "go-to-ground": 1, "smokescreen": 1,
+    "heroic-intervention": 1,
+}
+
+
+@rule("core-stratagem", cite("10e-core", 1377, 1567), cite("10e-core", 1296, 1299))
+def core_stratagem(table: Table, name: str, cp: int, unit_name: str, enemy_name: str | None = None,
+                   phase: str = "", active: str = "", used_this_phase: Sequence[str] = (),
+                   used_this_battle: Sequence[str] = (), fought: bool = False) -> Verdict:
+    """A core stratagem's cost, WHEN and TARGET checked against the table: Heroic Intervention (within 6" of an
+    enemy unit that just charged, eligible to charge it; a VEHICLE only if a WALKER), Fire Overwatch (within 24"
+    of the enemy unit, which must be visible; hits on unmodified 6s; not against TITANIC), Counter-offensive
+    (in Engagement Range, not yet fought: fights next), Rapid Ingress (end of the opponent's movement phase, a
+    unit in Reserves), Insane Bravery (once per battle), Go to Ground (INFANTRY), Smokescreen (SMOKE), Epic
+    Challenge (a CHARACTER of an Attached unit in Engagement Range)."""
+    if name not in CORE_STRATAGEMS:
+        raise ProfileError("inputs.name", f"a core stratagem: {', '.join(CORE_STRATAGEMS)}; got {name!r}.")
+    unit = table.unit(unit_name)
+    cost = CORE_STRATAGEMS[name]
+    out = use_stratagem(cp, cost, name, used_this_phase, unit.battle_shocked)
+    enemy = table.unit(enemy_name) if enemy_name else None
+    theirs = active != "" and active != unit.player
+    effect = ""
+    if name == "heroic-intervention":
+        out.check(core_stratagem, phase == "charge" and theirs, "in the opponent's charge phase")
+        assert enemy is not None
+        near = any(distance_within(m, o, Fraction(6)) for m in unit.models for o in enemy.models)
+        out.check(core_stratagem, near, f"{unit.name} is within 6\" of {enemy.name}")
+        out.check(core_stratagem, not engaged_with(table, unit) and not unit.has("AIRCRAFT"),
+                  "the unit could declare a charge (not engaged, not AIRCRAFT)")
+        if unit.has("VEHICLE"):
+            out.check(core_stratagem, unit.has("WALKER"), "a VEHICLE only if it is a WALKER")
+        effect = "declares a charge against that unit only; no Charge Bonus"
+    elif name == "fire-overwatch":
+        out.check(core_stratagem, phase in ("movement", "charge") and theirs, "in the opponent's movement or charge phase")
+        assert enemy is not None
+        near = any(distance_within(m, o, Fraction(24)) for m in unit.models for o in enemy.models)
+        out.check(core_stratagem, near, f"{unit.name} is within 24\" of {enemy.name}")
+        seen = any(visible(table, m.id, o.id).values["visible"] for m in unit.models for o in enemy.models)
+        out.check(core_stratagem, seen, f"{enemy.name} is visible to {unit.name}")
+        out.check(core_stratagem, not enemy.has("TITANIC"), "the enemy is not TITANIC")
+        out.values["p_hit"] = Fraction(1, 6)
+        effect = "shoots as in its shooting phase; only unmodified 6s hit"
+    elif name == "counter-offensive":
+        out.check(core_stratagem, phase == "fight", "in the fight phase, after an enemy unit fought")
+        out.check(core_stratagem, bool(engaged_with(table, unit)) and not fought,
+                  "the unit is within Engagement Range and has not fought")
+        effect = "fights next"
+    elif name == "rapid-ingress":
+        out.check(core_stratagem, phase == "end-of-movement" and theirs, "at the end of the opponent's movement phase")
+        effect = "arrives as in the reinforcements step of its own movement phase"
+    elif name == "insane-bravery":
+        out.check(core_stratagem, name not in used_this_battle, "not used before in this battle")
+        effect = "passes the Battle-shock test automatically"
+    elif name == "go-to-ground":
+        out.check(core_stratagem, unit.has("INFANTRY"), "an INFANTRY unit")
+        effect = "6+ invulnerable save and the Benefit of Cover"
+    elif name == "smokescreen":
+        out.check(core_stratagem, unit.has("SMOKE"), "a SMOKE unit")
+        effect = "the Benefit of Cover and Stealth"
+    elif name == "epic-challenge":
+        out.check(core_stratagem, unit.has("CHARACTER") and bool(engaged_with(table, unit)),
+                  "a CHARACTER in an Attached unit within Engagement Range")
+        effect = "its melee attacks have [PRECISION]"
+    else:
+        effect = "as the stratagem says"
+    out.values["effect"] = effect
+    return out
+
+
+# --- mustering an army and the mission sequence ------------------------------------------------------
+
+BATTLE_SIZES = {"incursion": 1000, "strike-force": 2000, "onslaught": 3000}
+
+MISSION_STEPS = ("muster armies", "read mission objectives", "create the battlefield",
+                 "determine attacker and defender", "declare battle formations", "deploy armies",
+                 "determine first turn", "resolve pre-battle rules", "begin the battle", "end the battle",
+                 "determine the victor")
+
+
+@rule("muster-army", cite("10e-core", 1916, 1972))
+def muster_army(units: Sequence[Mapping[str, object]], points_limit: int, faction: str) -> Verdict:
+    """Mustering an army: every unit has the army's Faction keyword; the points fit the battle size; at most three
+    units of one datasheet (six of BATTLELINE or DEDICATED TRANSPORT); at least one CHARACTER; at most three
+    Enhancements, each unique, on CHARACTERS that are not EPIC HEROES, one per unit; an EPIC HERO once; a
+    DEDICATED TRANSPORT starts with a unit aboard; one CHARACTER is the Warlord."""
+    out = Verdict()
+    total = sum(int(str(u.get("points", 0))) for u in units)
+    out.check(muster_army, total <= points_limit, f"{total} points of {points_limit}")
+    for u in units:
+        kws = {str(k).upper() for k in u.get("keywords", [])}  # type: ignore[attr-defined]
+        out.check(muster_army, faction.upper() in kws, f"{u.get('name')} has the Faction keyword {faction}") if \
+            faction.upper() not in kws else None
+    counts: dict[str, int] = {}
+    for u in units:
+        counts[str(u.get("name"))] = counts.get(str(u.get("name")), 0) + 1
+    for name, n in counts.items():
+        kws = {str(k).upper() for u in units if u.get("name") == name for k in u.get("keywords", [])}  # type: ignore[attr-defined]
+        limit = 6 if kws & {"BATTLELINE", "DEDICATED TRANSPORT"} else 3
+        out.check(muster_army, n <= limit, f"{n} x {name} (at most {limit})")
+    chars = [u for u in units if "CHARACTER" in {str(k).upper() for k in u.get("keywords", [])}]  # type: ignore[attr-defined]
+    out.check(muster_army, bool(chars), "at least one CHARACTER")
+    enh = [str(u["enhancement"]) for u in units if u.get("enhancement")]
+    out.check(muster_army, len(enh) <= 3 and len(set(enh)) == len(enh), f"{len(enh)} Enhancement(s), each unique, at most 3")
+    for u in units:
+        if u.get("enhancement"):
+            kws = {str(k).upper() for k in u.get("keywords", [])}  # type: ignore[attr-defined]
+            out.check(muster_army, "CHARACTER" in kws and "EPIC HERO" not in kws,
+                      f"{u.get('name')}'s Enhancement is on a CHARACTER that is not an EPIC HERO")
+        if "DEDICATED TRANSPORT" in {str(k).upper() for k in u.get("keywords", [])}:  # type: ignore[attr-defined]
+            out.check(muster_army, bool(u.get("aboard")), f"{u.get('name')} starts with a unit aboard")
+    heroes = [str(u.get("name")) for u in units if "EPIC HERO" in {str(k).upper() for k in u.get("keywords", [])}]  # type: ignore[attr-defined]
+    out.check(muster_army, len(set(heroes)) == len(heroes), "each EPIC HERO at most once")
+    warlords = [u for u in units if u.get("warlord")]
+    out.check(muster_army, len(warlords) == 1 and warlords[0] in chars, "one CHARACTER is the Warlord")
+    out.values.update({"points": total, "limit": points_limit})
+    return out
+
+
+@rule("mission", cite("10e-core", 1976, 2042))
+def mission_sequence(first_turn: str, players: Sequence[str] = ("A", "B")) -> Verdict:
+    """The mission's steps in order; pre-battle rules are resolved in turn starting with the player who takes the
+    first turn (as Scouts moves are)."""
+    out = Verdict()
+    out.note(mission_sequence, " → ".join(MISSION_STEPS))
+    order = [first_turn] + [p for p in players if p != first_turn]
+    out.values.update({"steps": list(MISSION_STEPS), "pre_battle_order": order})
+    return out
