@@ -345,3 +345,20 @@ def _muster(i: Inputs) -> Result:
 @runner("table.mission")
 def _mission(i: Inputs) -> Result:
     return verdict_result(tenth.mission_sequence(i.text("first_turn")))
+
+
+@runner("older.declare_charge")
+def _older_declare(i: Inputs) -> Result:
+    return verdict_result(older.may_declare_charge(_table(i), i.text("unit"), i.text("target"), i.flag("ran", False),
+                                                   i.flag("gone_to_ground", False), i._get("fired", []),
+                                                   i.text("shot_at", None), i.flag("falling_back", False)))
+
+
+@runner("older.wound_allocation")
+def _older_allocation(i: Inputs) -> Result:
+    return verdict_result(older.wound_allocation_order(_table(i), i.text("attackers"), i.text("target")))
+
+
+@runner("killteam.squad")
+def _kt_squad(i: Inputs) -> Result:
+    return verdict_result(older.kill_team_squad(_table(i), i.text("unit")))

@@ -4,7 +4,7 @@ type, falling back and the Kill Team's «within 3"» rules, as functions over a 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from engine.concepts import cite, rule
@@ -196,3 +196,52 @@ def kill_team_within_three(table: Table, model_id: str, inches_: Fraction = Frac
     return out
 
 
+
+
+@rule("declare-charge", cite("6e-assault", 36, 45))
+def may_declare_charge(table: Table, unit_name: str, target: str, ran: bool = False, gone_to_ground: bool = False,
+                       fired: Sequence[str] = (), shot_at: str | None = None, falling_back: bool = False) -> Verdict:
+    """Declaring a charge (6th): not a unit already locked in combat, that ran, went to ground, fired Rapid Fire,
+    Salvo, Ordnance or Heavy weapons, or is falling back; a unit that shot may charge only the unit it shot at."""
+    unit = table.unit(unit_name)
+    out = Verdict()
+    enemies = [o for e in table.enemies_of(unit) for o in e.models]
+    locked = any(base_contact(m, o) for m in unit.models for o in enemies)
+    out.check(may_declare_charge, not locked, "the unit is not already locked in combat")
+    out.check(may_declare_charge, not ran, "the unit did not run")
+    out.check(may_declare_charge, not gone_to_ground, "the unit has not gone to ground")
+    heavy = sorted({f for f in fired if f.lower() in {"rapid fire", "salvo", "ordnance", "heavy"}})
+    out.check(may_declare_charge, not heavy, "it fired no Rapid Fire, Salvo, Ordnance or Heavy weapon"
+              + (f" (fired {', '.join(heavy)})" if heavy else ""))
+    out.check(may_declare_charge, not falling_back, "the unit is not falling back")
+    if shot_at is not None:
+        out.check(may_declare_charge, shot_at == target, f"it shot at {shot_at}, so it may charge only that unit")
+    return out
+
+
+@rule("wound-allocation", cite("6e-assault", 186, 192))
+def wound_allocation_order(table: Table, attackers: str, target: str) -> Verdict:
+    """Wounds in close combat go first to the models in base contact with the attacking models, then to the next
+    closest; once a wound is on a model, wounds stay on it until it dies."""
+    att, tgt = table.unit(attackers), table.unit(target)
+    out = Verdict()
+
+    def key(o: Model) -> tuple[int, Fraction, str]:
+        touching = any(base_contact(m, o) for m in att.models)
+        closest = min((m.x - o.x) ** 2 + (m.y - o.y) ** 2 for m in att.models)
+        return (0 if touching else 1, closest, o.id)
+
+    order = [o.id for o in sorted(tgt.models, key=key)]
+    out.note(wound_allocation_order, f"wounds go to {', '.join(order)} in turn")
+    out.values["order"] = order
+    return out
+
+
+@rule("squad", cite("kt", 71, 75))
+def kill_team_squad(table: Table, unit_name: str) -> Verdict:
+    """A Kill Team Squad: its models may shoot different targets; when one model is left it loses the Squad rule."""
+    unit = table.unit(unit_name)
+    out = Verdict()
+    out.note(kill_team_squad, f"{len(unit.models)} model(s) left")
+    out.values.update({"squad": len(unit.models) > 1, "separate_targets": len(unit.models) > 1})
+    return out
