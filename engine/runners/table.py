@@ -362,3 +362,17 @@ def _older_allocation(i: Inputs) -> Result:
 @runner("killteam.squad")
 def _kt_squad(i: Inputs) -> Result:
     return verdict_result(older.kill_team_squad(_table(i), i.text("unit")))
+
+
+@runner("table.centre")
+def _centre(i: Inputs) -> Result:
+    outline = i._get("outline", [])
+    if not isinstance(outline, list) or len(outline) < 2:
+        raise ProfileError("inputs.outline", "the model's outline seen from above, as [[x, y], ...] points.")
+    pts = [(inches(p[0], "inputs.outline"), inches(p[1], "inputs.outline")) for p in outline]
+    out = verdict_result(tenth.centre_without_base(pts))
+    if i.data.get("table") is not None:  # the drawn model stands on the centre found
+        t = _table(i)
+        first = t.units[0].models[0] if t.units and t.units[0].models else None
+        out["drawn_at_centre"] = first is not None and [first.x, first.y] == out["centre"]
+    return out

@@ -1154,3 +1154,22 @@ def mission_sequence(first_turn: str, players: Sequence[str] = ("A", "B")) -> Ve
     order = [first_turn] + [p for p in players if p != first_turn]
     out.values.update({"steps": list(MISSION_STEPS), "pre_battle_order": order})
     return out
+
+
+@rule("pivot", cite("10e-core", 396, 396), cite("10e-core", 411, 411))
+def centre_without_base(outline: Sequence[tuple[Fraction, Fraction]]) -> Verdict:
+    """The centre of a model without a base (its pivot axis): the crossing of the diagonals of the smallest
+    four-sided figure around the model seen from above — here the rectangle along the model's own axes that
+    encloses its outline."""
+    out = Verdict()
+    xs, ys = [p[0] for p in outline], [p[1] for p in outline]
+    corners = [(min(xs), min(ys)), (max(xs), min(ys)), (max(xs), max(ys)), (min(xs), max(ys))]
+    (ax, ay), (cx, cy) = corners[0], corners[2]
+    (bx, by), (dx, dy) = corners[1], corners[3]
+    # the diagonals a-c and b-d cross where a + t (c - a) = b + s (d - b)
+    den = (cx - ax) * (dy - by) - (cy - ay) * (dx - bx)
+    t = ((bx - ax) * (dy - by) - (by - ay) * (dx - bx)) / den if den else Fraction(1, 2)
+    centre = (ax + t * (cx - ax), ay + t * (cy - ay))
+    out.note(centre_without_base, f"the enclosing figure {corners}; its diagonals cross at {centre}")
+    out.values.update({"corners": [list(c) for c in corners], "centre": list(centre)})
+    return out
