@@ -1,7 +1,7 @@
 """Share of rule leaves demonstrated by a passing worked example, per source and per kind of fact.
 
-Reads the built artefacts (run ``rulekb build`` first): ``build/nodes.json`` for the leaves (kinds rule,
-summary, step, example) and ``build/examples.json`` for the examples, their ``ok`` and the leaves their
+Reads the built artefacts (run ``rulekb build`` first): ``build/nodes.json`` for the leaves (nodes of the
+kinds rule, summary, step and example with no children — a numbered step with sub-headings is not a leaf) and ``build/examples.json`` for the examples, their ``ok`` and the leaves their
 citations resolve to (``rule_ids``). A leaf counts when at least one passing example cites it.
 
 Kinds of fact are read from each leaf's clean text by vocabulary (a leaf may state several):
@@ -52,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--uncovered", metavar="SOURCE", help="list the leaves of SOURCE no passing example cites")
     args = parser.parse_args(argv)
     nodes, examples = load(args.build_dir)
-    leaves = [n for n in nodes if n["kind"] in LEAF_KINDS]
+    parents = {n.get("parent_id") for n in nodes}
+    leaves = [n for n in nodes if n["kind"] in LEAF_KINDS and n["id"] not in parents]
     cited = {rid for e in examples if e.get("ok") for rid in e.get("rule_ids", ())}
     passing = sum(1 for e in examples if e.get("ok"))
     print(f"{passing} of {len(examples)} examples pass; "
