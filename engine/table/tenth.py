@@ -160,9 +160,9 @@ def below_half_strength(unit: Unit, wounds_left: int | None = None) -> bool:
 def command_phase(table: Table, player: str, cp: Mapping[str, int], rolls: Mapping[str, int] | None = None) -> Verdict:
     """The command phase: 1. Command (both players gain 1 CP), 2. Battle-shock (the active player tests)."""
     out = gain_command_points(cp)
-    out.merge(battle_shock_step(table, player, rolls))
-    out.values.update(gain_command_points(cp).values)
-    out.values.update(battle_shock_step(table, player, rolls).values)
+    shock = battle_shock_step(table, player, rolls)
+    out.merge(shock)
+    out.values.update(shock.values)
     return out
 
 
@@ -257,10 +257,9 @@ def move(table: Table, unit_name: str, paths: Mapping[str, Path], kind: str = "n
             else:
                 out.check(fly if flying else move, flying, f"{mid} passes over enemy models {sorted(set(through))}"
                           + (" (it can FLY)" if flying else ""))
-        for p in path:
-            out.check(move, radius <= p[0] <= table.width - radius and radius <= p[1] <= table.depth - radius,
-                      f"{mid} stays on the battlefield at ({_f(p[0])}, {_f(p[1])})") if not (
-                radius <= p[0] <= table.width - radius and radius <= p[1] <= table.depth - radius) else None
+        off = [p for p in path if not (radius <= p[0] <= table.width - radius and radius <= p[1] <= table.depth - radius)]
+        if off:
+            out.check(move, False, f"{mid}'s base would cross the battlefield edge at ({_f(off[0][0])}, {_f(off[0][1])})")
         if kind in ("normal", "advance") and not flying:
             entered = [o.id for o in enemies if not table.unit_of(o.id).has("AIRCRAFT")
                        for p, q in itertools.pairwise(path)
@@ -507,7 +506,7 @@ def aircraft_move(table: Table, unit_name: str, path: Path, turn_degrees: int = 
     on_table = r <= b[0] <= table.width - r and r <= b[1] <= table.depth - r
     out.check(aircraft_move, 0 <= turn_degrees <= 90, f"one pivot of {turn_degrees}° (at most 90°)")
     to_reserves = not far_enough or not on_table
-    out.note(aircraft_move, f"moves {_f(d2 ** Fraction(1, 2) if False else float(d2) ** 0.5)}\" "
+    out.note(aircraft_move, f"moves {_f(float(d2) ** 0.5)}\" "
                             + ("(at least 20\")" if far_enough else "(less than 20\")")
                             + ("" if on_table else "; its base crosses the battlefield edge"))
     out.values.update({"to_strategic_reserves": to_reserves, "distance": float(d2) ** 0.5,
@@ -1117,8 +1116,8 @@ def muster_army(units: Sequence[Mapping[str, object]], points_limit: int, factio
     out.check(muster_army, total <= points_limit, f"{total} points of {points_limit}")
     for u in units:
         kws = {str(k).upper() for k in u.get("keywords", [])}  # type: ignore[attr-defined]
-        out.check(muster_army, faction.upper() in kws, f"{u.get('name')} has the Faction keyword {faction}") if \
-            faction.upper() not in kws else None
+        if faction.upper() not in kws:
+            out.check(muster_army, False, f"{u.get('name')} lacks the Faction keyword {faction}")
     counts: dict[str, int] = {}
     for u in units:
         counts[str(u.get("name"))] = counts.get(str(u.get("name")), 0) + 1

@@ -47,6 +47,7 @@ def test_millimetres_are_converted_exactly() -> None:
         inches("four")
 
 
+@settings(deadline=None)
 @given(st.fractions(min_value=0, max_value=400, max_denominator=50), st.fractions(min_value=-20, max_value=20,
        max_denominator=50), st.fractions(min_value=0, max_value=400, max_denominator=50))
 def test_sqrt_comparison_matches_high_precision(a2: Fraction, b: Fraction, c2: Fraction) -> None:
@@ -59,12 +60,14 @@ def test_sqrt_comparison_matches_high_precision(a2: Fraction, b: Fraction, c2: F
         assert sqrt_at_most(a2, b, c2) == (lhs <= rhs)
 
 
+@settings(deadline=None)
 @given(st.fractions(min_value=0, max_value=500, max_denominator=30))
 def test_ceil_sqrt(q: Fraction) -> None:
     n = ceil_sqrt(q)
     assert n * n >= q and (n == 0 or (n - 1) ** 2 < q)
 
 
+@settings(deadline=None)
 @given(models("a"), models("b"), lengths)
 def test_within_is_symmetric(a: Model, b: Model, d: Fraction) -> None:
     assert horizontal_within(a, b, d) == horizontal_within(b, a, d)
@@ -72,6 +75,7 @@ def test_within_is_symmetric(a: Model, b: Model, d: Fraction) -> None:
     assert within(a, b, d, Fraction(5)) == within(b, a, d, Fraction(5))
 
 
+@settings(deadline=None)
 @given(models("a"), models("b"), lengths)
 def test_exact_within_agrees_with_the_float_distance(a: Model, b: Model, d: Fraction) -> None:
     gap = horizontal_distance(a, b)
@@ -79,6 +83,7 @@ def test_exact_within_agrees_with_the_float_distance(a: Model, b: Model, d: Frac
         assert horizontal_within(a, b, d) == (gap <= float(d))
 
 
+@settings(deadline=None)
 @given(models("a"), models("b"), models("c"))
 def test_triangle_inequality_of_centre_distances(a: Model, b: Model, c: Model) -> None:
     # gap(a, c) <= gap(a, b) + diameter(b) + gap(b, c): a path from a to c through b's base
@@ -86,12 +91,14 @@ def test_triangle_inequality_of_centre_distances(a: Model, b: Model, c: Model) -
     assert ac <= ab + 2 * float(b.base.radius) + bc + 1e-9
 
 
+@settings(deadline=None)
 @given(models("a"), models("b"), lengths)
 def test_wholly_within_implies_within(a: Model, b: Model, d: Fraction) -> None:
     if wholly_within(a, b, d):
         assert horizontal_within(a, b, d)
 
 
+@settings(deadline=None)
 @given(models("a"), models("b"), lengths, st.integers(min_value=1, max_value=5))
 def test_scaling_positions_and_distance_together(a: Model, b: Model, d: Fraction, k: int) -> None:
     # scaling every length (positions, bases, distance) by k keeps every answer
@@ -103,6 +110,7 @@ def test_scaling_positions_and_distance_together(a: Model, b: Model, d: Fraction
     assert wholly_within(a, b, d) == wholly_within(scaled(a), scaled(b), d * k)
 
 
+@settings(deadline=None)
 @given(models("a"), models("b"), lengths, coords, coords)
 def test_translation_changes_nothing(a: Model, b: Model, d: Fraction, dx: Fraction, dy: Fraction) -> None:
     def moved(m: Model) -> Model:
@@ -129,7 +137,7 @@ def _all_pairs_coherent(ms: list[Model]) -> bool:
     return len(seen) == n
 
 
-@settings(max_examples=150)
+@settings(deadline=None, max_examples=150)
 @given(st.lists(st.tuples(st.fractions(min_value=0, max_value=12, max_denominator=4),
                           st.fractions(min_value=0, max_value=6, max_denominator=4),
                           st.sampled_from([Fraction(0), Fraction(3), Fraction(6)])), min_size=1, max_size=9))
