@@ -254,7 +254,7 @@ def _older_move(i: Inputs) -> Result:
     t = _table(i)
     unit = i.text("unit")
     return verdict_result(older.move_by_type(t, unit, i.text("unit_type"), _moves_of(t, unit),
-                                             i.integer("difficult_roll", None)))
+                                             i.integer("difficult_roll", None), i.flag("turbo_boost", False)))
 
 
 @runner("older.charge")
@@ -376,3 +376,38 @@ def _centre(i: Inputs) -> Result:
         first = t.units[0].models[0] if t.units and t.units[0].models else None
         out["drawn_at_centre"] = first is not None and [first.x, first.y] == out["centre"]
     return out
+
+
+@runner("table.surge")
+def _surge(i: Inputs) -> Result:
+    return verdict_result(tenth.surge_move(_table(i), i.text("unit"), i.flag("surged_this_phase", False)))
+
+
+@runner("table.firing_deck")
+def _firing_deck(i: Inputs) -> Result:
+    chosen = _names(i, "chosen")
+    return verdict_result(tenth.firing_deck(_table(i), i.text("transport"), i.integer("x"), chosen,
+                                            _names(i, "shot_already")))
+
+
+@runner("table.attached_unit")
+def _attached(i: Inputs) -> Result:
+    return verdict_result(tenth.attached_unit(i.integer("leaders"), i.integer("bodyguard_left"),
+                                              i.integer("bodyguard_toughness"), i.integer("leader_toughness"),
+                                              i.flag("precision", False)))
+
+
+@runner("table.aircraft_deployment")
+def _aircraft_deployment(i: Inputs) -> Result:
+    return verdict_result(tenth.aircraft_deployment(_table(i), i.text("unit"), i.flag("hover", False),
+                                                    i.flag("in_reserves", True)))
+
+
+@runner("table.barricade")
+def _barricade(i: Inputs) -> Result:
+    return verdict_result(tenth.across_barricade(_table(i), i.text("unit"), i.text("enemy")))
+
+
+@runner("older.line_of_sight")
+def _older_los(i: Inputs) -> Result:
+    return verdict_result(older.line_of_sight_older(_table(i), i.text("observer"), i.text("target")))

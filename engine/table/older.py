@@ -47,10 +47,10 @@ def _gap_needed(a: Model, b: Model) -> int:
     return n
 
 
-@rule("unit-type", cite("7e-pp58-67", 89, 95), cite("7e-pp58-67", 109, 113), cite("7e-pp58-67", 127),
+@rule("unit-type", cite("7e-pp58-67", 89, 95), cite("7e-pp58-67", 121, 123), cite("7e-pp58-67", 109, 113), cite("7e-pp58-67", 127),
       cite("7e-pp58-67", 201), cite("7e-pp58-67", 231), cite("7e-pp58-67", 259), cite("7e-pp58-67", 275))
 def move_by_type(table: Table, unit_name: str, unit_type: str, paths: Mapping[str, Path],
-                 difficult_roll: int | None = None) -> Verdict:
+                 difficult_roll: int | None = None, turbo_boost: bool = False) -> Verdict:
     """A move in the movement phase by unit type: infantry 6", bikes, jetbikes, jump units, beasts and cavalry
     12"; bikes, jetbikes, beasts and cavalry are never slowed by difficult terrain (the others move at most the
     highest of 2D6 through it, given as ``difficult_roll``); jump units and jetbikes pass over models and terrain."""
@@ -59,6 +59,10 @@ def move_by_type(table: Table, unit_name: str, unit_type: str, paths: Mapping[st
     unit = table.unit(unit_name)
     out = Verdict()
     allowance = UNIT_MOVES[unit_type]
+    if turbo_boost:
+        out.check(move_by_type, unit_type in ("bike", "jetbike"), "only bikes and jetbikes turbo-boost")
+        allowance = Fraction(24 if unit_type == "jetbike" else 12)
+        out.note(move_by_type, f"turbo-boost instead of shooting: up to {allowance}\"")
     if difficult_roll is not None and unit_type not in NOT_SLOWED:
         allowance = min(allowance, Fraction(difficult_roll))
         out.note(move_by_type, f"difficult terrain: at most the highest of 2D6, {difficult_roll}\"")
@@ -244,4 +248,26 @@ def kill_team_squad(table: Table, unit_name: str) -> Verdict:
     out = Verdict()
     out.note(kill_team_squad, f"{len(unit.models)} model(s) left")
     out.values.update({"squad": len(unit.models) > 1, "separate_targets": len(unit.models) > 1})
+    return out
+
+
+@rule("line-of-sight", cite("6e-rules", 349, 361))
+def line_of_sight_older(table: Table, observer: str, target: str) -> Verdict:
+    """Line of sight (6th/7th): an unobstructed straight line from the observer to the target; models of other
+    units and buildings block it; the observer's own unit never does."""
+    from engine.table.geometry import rim_points, segment_crosses_polygon, segment_hits_base
+
+    o, t = table.model(observer), table.model(target)
+    own = table.unit_of(observer)
+    target_unit = table.unit_of(target)
+    out = Verdict()
+    blockers = [m for u in table.on_table() if u.name not in (own.name, target_unit.name) for m in u.models]
+    walls = [f.polygon for f in table.terrain if f.kind in ("building", "ruins")]
+    clear = [
+        (p, q) for p in rim_points(o) for q in rim_points(t)
+        if not any(segment_hits_base(p, q, Fraction(0), b) for b in blockers)
+        and not any(segment_crosses_polygon(p, q, w) for w in walls)
+    ]
+    out.check(line_of_sight_older, bool(clear), f"{len(clear)} clear line(s) from {observer} to {target}")
+    out.values["visible"] = bool(clear)
     return out

@@ -1172,3 +1172,85 @@ def centre_without_base(outline: Sequence[tuple[Fraction, Fraction]]) -> Verdict
     out.note(centre_without_base, f"the enclosing figure {corners}; its diagonals cross at {centre}")
     out.values.update({"corners": [list(c) for c in corners], "centre": list(centre)})
     return out
+
+
+# --- further rules: surge moves, Firing Deck, Attached units, Hover, barricades ------------------------
+
+
+@rule("surge-move", cite("10e-core", 373, 377))
+def surge_move(table: Table, unit_name: str, surged_this_phase: bool = False) -> Verdict:
+    """A surge move: at most one per unit per phase, never while Battle-shocked or within Engagement Range."""
+    unit = table.unit(unit_name)
+    out = Verdict()
+    out.check(surge_move, not surged_this_phase, "the unit has not made a surge move this phase")
+    out.check(surge_move, not unit.battle_shocked, "the unit is not Battle-shocked")
+    engaged = [e.name for e in engaged_with(table, unit)]
+    out.check(surge_move, not engaged, "the unit is not within Engagement Range of an enemy unit"
+              + (f" ({', '.join(engaged)})" if engaged else ""))
+    return out
+
+
+@rule("firing-deck", cite("10e-core", 473, 481))
+def firing_deck(table: Table, transport_name: str, x: int, chosen: Sequence[str],
+                shot_already: Sequence[str] = ()) -> Verdict:
+    """Firing Deck x: when the TRANSPORT shoots, up to x models embarked in it, from units that have not shot,
+    lend it one weapon each; those units cannot shoot for the rest of the phase."""
+    transport = table.unit(transport_name)
+    out = Verdict()
+    aboard = {m.id: u for u in table.units if u.embarked_in == transport.name for m in u.models}
+    out.check(firing_deck, len(chosen) <= x, f"{len(chosen)} model(s) chosen of Firing Deck {x}")
+    for mid in chosen:
+        out.check(firing_deck, mid in aboard, f"{mid} is embarked in {transport.name}")
+        if mid in aboard:
+            out.check(firing_deck, aboard[mid].name not in shot_already, f"{aboard[mid].name} has not shot yet")
+    out.values["cannot_shoot"] = sorted({aboard[m].name for m in chosen if m in aboard})
+    return out
+
+
+@rule("attached-unit", cite("10e-core", 1268, 1292), cite("10e-core", 822, 834))
+def attached_unit(leaders: int, bodyguard_left: int, bodyguard_toughness: int, leader_toughness: int,
+                  precision: bool = False) -> Verdict:
+    """An Attached unit: one Leader per Bodyguard unit; attacks use the Bodyguard's Toughness while any of it
+    remains; attacks cannot be allocated to its CHARACTER models while Bodyguard models remain, unless they have
+    [PRECISION]; once the Bodyguard is destroyed, attacks go to the Leader."""
+    out = Verdict()
+    out.check(attached_unit, leaders == 1, f"{leaders} Leader(s): only one per Attached unit")
+    toughness = bodyguard_toughness if bodyguard_left else leader_toughness
+    target = "character" if precision or not bodyguard_left else "bodyguard"
+    out.note(attached_unit, f"attacks use Toughness {toughness}; allocated to the {target}")
+    out.values.update({"toughness": toughness, "allocated_to": target})
+    return out
+
+
+@rule("hover", cite("10e-core", 1786, 1812))
+def aircraft_deployment(table: Table, unit_name: str, hover: bool = False, in_reserves: bool = True) -> Verdict:
+    """AIRCRAFT start the battle in Reserves (as Strategic Reserves); in Hover mode a model's Move becomes 20",
+    it loses the AIRCRAFT keyword and its rules and need not start in Reserves."""
+    unit = table.unit(unit_name)
+    out = Verdict()
+    aircraft = unit.has("AIRCRAFT") and not hover
+    if aircraft:
+        out.check(aircraft_deployment, in_reserves, "an AIRCRAFT starts the battle in Reserves")
+    out.values.update({"move": Fraction(20) if hover else unit.move, "aircraft": aircraft,
+                       "strategic_reserves": aircraft})
+    return out
+
+
+@rule("barricades-and-fuel-pipes", cite("10e-core", 1665, 1670))
+def across_barricade(table: Table, unit_name: str, enemy_name: str) -> Verdict:
+    """Across a barricade or fuel pipe: models on opposite sides within 2" of each other may charge (ending as
+    close to it as possible) and fight as if in Engagement Range; no model may end a move on the feature."""
+    unit, enemy = table.unit(unit_name), table.unit(enemy_name)
+    out = Verdict()
+    barricades = [t for t in table.terrain if t.kind == "barricade"]
+    pairs = []
+    for m in unit.models:
+        for o in enemy.models:
+            for b in barricades:
+                if segment_crosses_polygon(m.centre, o.centre, b.polygon) and horizontal_within(m, o, Fraction(2)):
+                    pairs.append(f"{m.id}~{o.id}")
+    on_top = [m.id for u in (unit, enemy) for m in u.models for b in barricades if point_in_polygon(m.centre, b.polygon)]
+    out.check(across_barricade, not on_top, "no model stands on the barricade")
+    out.check(across_barricade, bool(pairs), f"{len(pairs)} pair(s) within 2\" across a barricade")
+    out.values.update({"pairs": pairs, "engaged_normally": bool(engaged_with(table, unit))})
+    return out
