@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -181,42 +181,39 @@ def _d2(a: Point, b: Point) -> Fraction:
     return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
 
 
+def _refine(fn: Callable[[float], float], t0: float, step: float, maximise: bool = False) -> tuple[float, float]:
+    """Pattern search for the optimum of ``fn(t)`` (a function of one angle) from ``t0``."""
+    sign = -1.0 if maximise else 1.0
+    best_t, best = t0, sign * fn(t0)
+    while step > 1e-13:
+        improved = False
+        for t in (best_t + step, best_t - step):
+            v = sign * fn(t)
+            if v < best:
+                best, best_t, improved = v, t, True
+        if not improved:
+            step /= 2
+    return best_t, sign * best
+
+
 def _oval_gap(a: Model, b: Model) -> float:
-    """Closest distance between two bases seen from above (numerical, for ovals)."""
+    """Closest distance between two bases seen from above, at least one of them oval (numerical)."""
+    if b.base.round:
+        return max(0.0, _point_to_base((float(b.x), float(b.y)), a) - float(b.base.rx))
+    if a.base.round:
+        return max(0.0, _point_to_base((float(a.x), float(a.y)), b) - float(a.base.rx))
 
     def boundary(m: Model, t: float) -> tuple[float, float]:
         return (float(m.x) + float(m.base.rx) * math.cos(t), float(m.y) + float(m.base.ry) * math.sin(t))
 
-    def inside(m: Model, p: tuple[float, float]) -> bool:
-        dx, dy = (p[0] - float(m.x)) / float(m.base.rx), (p[1] - float(m.y)) / float(m.base.ry)
-        return dx * dx + dy * dy <= 1 + 1e-12
-
-    if inside(b, (float(a.x), float(a.y))) or inside(a, (float(b.x), float(b.y))):
+    # the gap is the smallest distance from a point of a's rim to b's base
+    steps = 72
+    seeds = sorted((_point_to_base(boundary(a, 2 * math.pi * i / steps), b), 2 * math.pi * i / steps)
+                   for i in range(steps))
+    if seeds[0][0] == 0.0:
         return 0.0
-    best, best_ts = math.inf, (0.0, 0.0)
-    steps = 360
-    for i in range(steps):
-        ta = 2 * math.pi * i / steps
-        pa = boundary(a, ta)
-        if inside(b, pa):
-            return 0.0
-        for j in range(0, steps, 4):
-            tb = 2 * math.pi * j / steps
-            pb = boundary(b, tb)
-            d = math.dist(pa, pb)
-            if d < best:
-                best, best_ts = d, (ta, tb)
-    ta, tb = best_ts
-    step = 2 * math.pi / steps
-    while step > 1e-13:  # refine by pattern search
-        improved = False
-        for da, db in ((step, 0), (-step, 0), (0, step), (0, -step)):
-            d = math.dist(boundary(a, ta + da), boundary(b, tb + db))
-            if d < best:
-                best, ta, tb, improved = d, ta + da, tb + db, True
-        if not improved:
-            step /= 2
-    return best
+    _t, best = _refine(lambda t: _point_to_base(boundary(a, t), b), seeds[0][1], 2 * math.pi / steps)
+    return max(0.0, best)
 
 
 def horizontal_distance(a: Model, b: Model) -> float:
@@ -264,28 +261,31 @@ def wholly_within(a: Model, b: Model, d: Fraction, vertical: Fraction | None = N
         return False
     if a.base.round and b.base.round:
         return sqrt_at_most(_d2(a.centre, b.centre), d + b.base.rx - a.base.rx)
-    far = max(_point_to_base(p, b) for p in _float_rim(a, 180))
+    def rim(t: float) -> tuple[float, float]:
+        return (float(a.x) + float(a.base.rx) * math.cos(t), float(a.y) + float(a.base.ry) * math.sin(t))
+
+    steps = 72
+    seed = max(range(steps), key=lambda i: _point_to_base(rim(2 * math.pi * i / steps), b))
+    _t, far = _refine(lambda t: _point_to_base(rim(t), b), 2 * math.pi * seed / steps, 2 * math.pi / steps, maximise=True)
     return far <= float(d) + _TOLERANCE
 
 
 def _point_to_base(p: tuple[float, float], m: Model) -> float:
-    """Distance from a point to a base (0 inside), numerically."""
+    """Distance from a point to a base (0 inside), numerically for ovals."""
     rx, ry = float(m.base.rx), float(m.base.ry)
     dx, dy = p[0] - float(m.x), p[1] - float(m.y)
     if (dx / rx) ** 2 + (dy / ry) ** 2 <= 1:
         return 0.0
-    best_t = min((2 * math.pi * i / 360 for i in range(360)),
-                 key=lambda t: math.hypot(dx - rx * math.cos(t), dy - ry * math.sin(t)))
-    step = 2 * math.pi / 360
-    best = math.hypot(dx - rx * math.cos(best_t), dy - ry * math.sin(best_t))
-    while step > 1e-12:
-        improved = False
-        for t in (best_t + step, best_t - step):
-            d = math.hypot(dx - rx * math.cos(t), dy - ry * math.sin(t))
-            if d < best:
-                best, best_t, improved = d, t, True
-        if not improved:
-            step /= 2
+    if rx == ry:
+        return math.hypot(dx, dy) - rx
+
+    def d(t: float) -> float:
+        return math.hypot(dx - rx * math.cos(t), dy - ry * math.sin(t))
+
+    # seeds: the point's own parametric angle and a coarse ring of 36, refined from the best
+    seeds = [math.atan2(dy * rx, dx * ry)] + [2 * math.pi * i / 36 for i in range(36)]
+    t0 = min(seeds, key=d)
+    _t, best = _refine(d, t0, math.pi / 18)
     return best
 
 

@@ -294,7 +294,7 @@ def move(table: Table, unit_name: str, paths: Mapping[str, Path], kind: str = "n
     tests = len(escape_models)
     out.values.update({
         "allowance": allowance, "lengths": lengths, "desperate_escape_tests": tests,
-        "p_no_loss": Fraction(2, 3) ** tests, "expected_destroyed": Fraction(tests, 3),
+        "p_no_loss": desperate_escape(tests).prob(0), "expected_destroyed": desperate_escape(tests).mean(),
         "can_shoot": kind not in ("advance", "fall-back"), "can_charge": kind not in ("advance", "fall-back"),
         "ends": {m.id: (m.x, m.y, m.z) for m in final}, "engaged_at_start": [e.name for e in engaged],
     })

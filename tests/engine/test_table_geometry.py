@@ -166,3 +166,17 @@ def test_oval_bases_are_measured_numerically() -> None:
     assert math.isclose(horizontal_distance(oval, rnd), 8 - 2.5 - 0.5, abs_tol=1e-7)
     side = Model("r", Fraction(8), Fraction(0), base=Base(Fraction(254, 10), Fraction(254, 10)))
     assert math.isclose(horizontal_distance(oval, side), 8 - 5 - 0.5, abs_tol=1e-7)
+
+
+@settings(deadline=None, max_examples=40)
+@given(coords, coords, st.sampled_from([(60, 35), (75, 42), (120, 70), (280, 150)]), models("r"))
+def test_oval_gap_against_dense_sampling(x: Fraction, y: Fraction, size: tuple[int, int], rnd: Model) -> None:
+    oval = Model("o", x, y, base=Base(Fraction(size[0]), Fraction(size[1])))
+    rx, ry = float(oval.base.rx), float(oval.base.ry)
+    cx, cy = float(rnd.x), float(rnd.y)
+    inside = ((cx - float(x)) / rx) ** 2 + ((cy - float(y)) / ry) ** 2 <= 1
+    sampled = min(math.hypot(float(x) + rx * math.cos(t) - cx, float(y) + ry * math.sin(t) - cy)
+                  for t in (2 * math.pi * i / 20000 for i in range(20000)))
+    expected = 0.0 if inside else max(0.0, sampled - float(rnd.base.radius))
+    assert math.isclose(horizontal_distance(oval, rnd), expected, abs_tol=1e-5)
+    assert math.isclose(horizontal_distance(rnd, oval), expected, abs_tol=1e-5)
