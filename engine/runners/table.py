@@ -411,3 +411,18 @@ def _barricade(i: Inputs) -> Result:
 @runner("older.line_of_sight")
 def _older_los(i: Inputs) -> Result:
     return verdict_result(older.line_of_sight_older(_table(i), i.text("observer"), i.text("target")))
+
+
+@runner("older.initiative_resolution")
+def _older_initiative(i: Inputs) -> Result:
+    models = i._get("models", [])
+    killed = i._get("killed", {})
+    if not isinstance(models, list) or not isinstance(killed, dict):
+        raise ProfileError("inputs.models", "models are [[name, initiative], ...]; killed maps names to a step.")
+    return verdict_result(older.initiative_resolution([(str(n), int(v)) for n, v in models],
+                                                      {str(k): int(v) for k, v in killed.items()}))
+
+
+@runner("older.our_weapons_are_useless")
+def _older_useless(i: Inputs) -> Result:
+    return verdict_result(older.our_weapons_are_useless(i.integer("strength"), i.integer("toughness")))

@@ -271,3 +271,33 @@ def line_of_sight_older(table: Table, observer: str, target: str) -> Verdict:
     out.check(line_of_sight_older, bool(clear), f"{len(clear)} clear line(s) from {observer} to {target}")
     out.values["visible"] = bool(clear)
     return out
+
+
+@rule("initiative-step", cite("6e-assault", 116), cite("6e-assault", 135), cite("6e-assault", 204, 207))
+def initiative_resolution(models: Sequence[tuple[str, int]], killed: Mapping[str, int]) -> Verdict:
+    """Striking in Initiative steps (6th): from the highest Initiative down, models of equal Initiative at once;
+    a model removed as a casualty before its step does not strike back; steps with no model are skipped.
+    ``killed`` maps a model to the Initiative step in which it was removed."""
+    out = Verdict()
+    steps: list[list[object]] = []
+    for step in sorted({i for _n, i in models}, reverse=True):
+        strikers = [n for n, i in models if i == step and not (n in killed and killed[n] > step)]
+        dead = [n for n, i in models if i == step and n in killed and killed[n] > step]
+        if dead:
+            out.note(initiative_resolution, f"step {step}: {', '.join(dead)} removed before striking")
+        if strikers:
+            steps.append([step, strikers])
+    out.values["steps"] = steps
+    return out
+
+
+@rule("our-weapons-are-useless", cite("6e-assault", 224, 229))
+def our_weapons_are_useless(strength: int, enemy_toughness: int) -> Verdict:
+    """A unit locked with an enemy it cannot hurt (its Strength cannot wound that Toughness) may choose to fail its
+    Morale test automatically and fall back."""
+    out = Verdict()
+    target = SIXTH.wound_target(strength, enemy_toughness)
+    out.note(our_weapons_are_useless, f"S{strength} against T{enemy_toughness}: "
+             + ("cannot wound" if target is None else f"wounds on {target}+"))
+    out.values.update({"can_wound": target is not None, "may_fail_morale": target is None})
+    return out
