@@ -1,19 +1,23 @@
-"""Distances between round bases, engagement range, coherency, ranges, pivots and charge distances.
+"""The earlier geometry interface, kept for its callers: round bases given as floats, answered by the exact
+table engine (:mod:`engine.table`).
 
-Positions are in inches (``x``, ``y`` on the table, ``z`` the height of the model's base); bases are
-given by diameter in millimetres, as they are sold. Distances are measured between the closest points
-of the bases (10e-core 186–188; 6e-rules 154–156), and «within» means «not more than».
+Positions are in inches (``x``, ``y`` on the table, ``z`` the height of the model's base); bases are given by
+diameter in millimetres, as they are sold. Distances are measured between the closest points of the bases
+(10e-core 186–188; 6e-rules 154–156), and «within» means «not more than». Every comparison is exact: the
+floats are read as the decimals they print (``4.2`` is 21/5).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from engine.concepts import cite, rule
 from engine.editions import find_edition
-from engine.errors import RuleNotInEdition
+from engine.table import geometry as g
+from engine.table import measure
+from engine.table.measure import CoherencyReport
 
 __all__ = [
     "CoherencyReport",
@@ -45,75 +49,42 @@ class Model:
         """Base radius in inches."""
         return self.base_mm / MM_PER_INCH / 2
 
+    def exact(self) -> g.Model:
+        size = g.inches(self.base_mm)
+        return g.Model(self.name or "model", g.inches(self.x), g.inches(self.y), g.inches(self.z), g.Base(size, size))
+
+
+def _q(value: float) -> Fraction:
+    return g.inches(value)
+
 
 def horizontal_gap(a: Model, b: Model) -> float:
     """Inches between the closest edges of two round bases, seen from above (0 if they touch or overlap)."""
-    return max(0.0, math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius)
+    return g.horizontal_distance(a.exact(), b.exact())
 
 
 def vertical_gap(a: Model, b: Model) -> float:
-    return abs(a.z - b.z)
+    return float(g.vertical_gap(a.exact(), b.exact()))
 
 
 def within(a: Model, b: Model, horizontal: float, vertical: float | None = None) -> bool:
     """Within ``horizontal`` inches across the table (and ``vertical`` inches up or down, if given)."""
-    ok = horizontal_gap(a, b) <= horizontal + 1e-9
-    return ok and (vertical is None or vertical_gap(a, b) <= vertical + 1e-9)
+    return g.within(a.exact(), b.exact(), _q(horizontal), None if vertical is None else _q(vertical))
 
 
-@rule("range", cite("10e-core", 186, 188), cite("6e-rules", 154, 156))
 def in_range(attacker: Model, target: Model, weapon_range: float) -> bool:
     """A model is within range when the distance between the bases is not more than the range."""
-    return math.hypot(horizontal_gap(attacker, target), vertical_gap(attacker, target)) <= weapon_range + 1e-9
+    return measure.in_range(attacker.exact(), target.exact(), _q(weapon_range))
 
 
-@rule("engagement-range", cite("10e-core", 158, 165))
 def in_engagement_range(a: Model, b: Model, edition: str = "10") -> bool:
     """10th edition: within 1" horizontally and 5" vertically (the edition's engagement flags)."""
-    rules = find_edition(edition)
-    if rules.engagement_horizontal is None:
-        raise RuleNotInEdition(f"{rules.name} has no Engagement Range; its models fight in base contact.")
-    return within(a, b, rules.engagement_horizontal, rules.engagement_vertical)
+    return measure.in_engagement_range(a.exact(), b.exact(), edition)
 
 
-@dataclass(frozen=True)
-class CoherencyReport:
-    ok: bool
-    needed: int
-    """Neighbours each model needs."""
-    lacking: tuple[int, ...]
-    """Indices of models with too few neighbours."""
-    groups: tuple[tuple[int, ...], ...]
-    """Connected groups of models (a coherent unit is one group)."""
-
-
-@rule("unit-coherency", cite("10e-core", 167, 174), cite("6e-rules", 118, 120))
 def coherency(models: Sequence[Model], edition: str = "10") -> CoherencyReport:
-    """Unit coherency. 10th: every model within 2" horizontally and 5" vertically of one other model (two
-    others in units of seven or more), as a single group. 6th/7th: within 2" of at least one other."""
-    rules = find_edition(edition)
-    n = len(models)
-    two_from = rules.coherency_two_neighbours_from
-    needed = 0 if n <= 1 else (2 if two_from is not None and n >= two_from else 1)
-    horizontal, vertical = rules.coherency_horizontal, rules.coherency_vertical
-    near = [[j for j in range(n) if j != i and within(models[i], models[j], horizontal, vertical)] for i in range(n)]
-    lacking = tuple(i for i in range(n) if len(near[i]) < needed)
-    seen: set[int] = set()
-    groups: list[tuple[int, ...]] = []
-    for start in range(n):
-        if start in seen:
-            continue
-        stack, group = [start], []
-        seen.add(start)
-        while stack:
-            i = stack.pop()
-            group.append(i)
-            for j in near[i]:
-                if j not in seen:
-                    seen.add(j)
-                    stack.append(j)
-        groups.append(tuple(sorted(group)))
-    return CoherencyReport(ok=not lacking and len(groups) <= 1, needed=needed, lacking=lacking, groups=tuple(groups))
+    """Unit coherency (see :func:`engine.table.measure.coherency`)."""
+    return measure.coherency([m.exact() for m in models], edition)
 
 
 @rule("objective-range", cite("10e-core", 2046, 2051))
@@ -126,7 +97,8 @@ def within_objective(model: Model, x: float, y: float, z: float = 0.0, marker_mm
 @rule("pivot", cite("10e-core", 394, 399), cite("10e-core", 411, 423))
 def move_used(segments: Sequence[float], pivot_value: float = 0.0, pivots: int = 0) -> float:
     """Inches a move uses: its straight lines, plus the pivot value once if the model pivots at all."""
-    return sum(segments) + (pivot_value if pivots else 0.0)
+    used = sum((_q(s) for s in segments), Fraction(0)) + (_q(pivot_value) if pivots else Fraction(0))
+    return float(used)
 
 
 @rule("charge", cite("10e-core", 985, 1010), cite("6e-assault", 64, 70))
@@ -135,4 +107,5 @@ def charge_needed(horizontal: float, climb: float = 0.0, edition: str = "10") ->
     Engagement Range (1" horizontally), climbing counts as part of the move; in the 6th/7th it must
     reach base contact."""
     reach = find_edition(edition).engagement_horizontal or 0.0
-    return max(0, math.ceil(max(0.0, horizontal - reach) + climb - 1e-9))
+    distance = max(Fraction(0), _q(horizontal) - _q(reach)) + _q(climb)
+    return -(-distance.numerator // distance.denominator)

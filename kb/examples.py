@@ -36,6 +36,7 @@ from corpus.errors import CorpusError, ExampleError
 from corpus.reader import find_source, read_lines
 from engine.errors import EngineError
 from engine.runners import RUNNERS, run
+from engine.table import parse_table, render_svg
 
 __all__ = [
     "EXAMPLES_DIR",
@@ -53,7 +54,8 @@ __all__ = [
 
 EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_FIELDS = {"id", "title", "printed", "concepts", "rule_ids", "run", "explanation", "citations", "inputs", "expected"}
+_FIELDS = {"id", "title", "printed", "concepts", "rule_ids", "run", "explanation", "citations", "inputs", "expected",
+           "positions", "figure"}
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,10 @@ class Example:
     concepts: tuple[str, ...] = ()
     rule_ids: tuple[str, ...] = ()
     printed: bool = False
+    positions: Mapping[str, Any] | None = None
+    """The table state (``engine.table.state.parse_table``): the runner reads it as ``inputs.table``."""
+    figure: Citation | None = None
+    """A lost diagram this example restores: its caption's line(s), quoted."""
 
 
 @dataclass
@@ -154,6 +160,17 @@ def _example(path: Path, raw: Any, index: int) -> Example:
     printed = raw.get("printed", False)
     if not isinstance(printed, bool):
         raise _fail(path, eid, "printed", "must be true or false.")
+    positions = raw.get("positions")
+    if positions is not None:
+        if not isinstance(positions, Mapping):
+            raise _fail(path, eid, "positions", "must be a table of units, terrain, objectives and moves.")
+        if "table" in raw["inputs"]:
+            raise _fail(path, eid, "inputs.table", "the table comes from 'positions'; remove inputs.table.")
+        try:
+            parse_table(positions)
+        except EngineError as exc:
+            raise _fail(path, eid, "positions", str(exc)) from exc
+    figure = _citation(path, eid, 0, raw["figure"]) if "figure" in raw else None
     return Example(
         id=eid,
         title=raw["title"].strip(),
@@ -166,6 +183,8 @@ def _example(path: Path, raw: Any, index: int) -> Example:
         concepts=tuple(raw["concepts"]),
         rule_ids=tuple(raw.get("rule_ids", [])),
         printed=printed,
+        positions=dict(positions) if positions is not None else None,
+        figure=figure,
     )
 
 
@@ -250,8 +269,13 @@ def run_example(example: Example) -> ExampleResult:
     out = ExampleResult(example)
     for citation in example.citations:
         out.problems.extend(check_quotes(citation))
+    if example.figure is not None:
+        out.problems.extend(f"caption: {p}" for p in check_quotes(example.figure))
+    inputs = dict(example.inputs)
+    if example.positions is not None:
+        inputs["table"] = example.positions
     try:
-        out.result = run(example.run, example.inputs)
+        out.result = run(example.run, inputs)
     except EngineError as exc:
         out.problems.append(f"runner {example.run!r} refused the inputs: {exc}")
         return out
@@ -260,6 +284,20 @@ def run_example(example: Example) -> ExampleResult:
             out.problems.append(f"result has no {key!r} (it has {', '.join(sorted(out.result))})")
         elif not matches(value, out.result[key]):
             out.problems.append(f"{key}: expected {value!r}, the engine gives {to_json_value(out.result[key])!r}")
+    return out
+
+
+def _table_fields(example: Example) -> dict[str, Any]:
+    """``positions`` and the diagram drawn from them (``svg``), and the restored ``figure``'s caption."""
+    out: dict[str, Any] = {}
+    if example.positions is not None:
+        out["positions"] = to_json_value(example.positions)
+        caption = " ".join(example.figure.quotes) if example.figure is not None else ""
+        out["svg"] = render_svg(parse_table(example.positions), example.title, example.id, caption=caption)
+    if example.figure is not None:
+        f = example.figure
+        out["figure"] = {"source": f.source, "source_sha256": find_source(f.source).sha256, "lines": list(f.lines),
+                         "caption": list(f.quotes)}
     return out
 
 
@@ -288,7 +326,8 @@ def run_examples(
         if node_list is not None:
             known = {n.id for n in node_list}
             checked.problems.extend(f"rule id {r!r} is not a node" for r in rule_ids if r not in known)
-            rule_ids += [r for r in resolve_rule_ids(example.citations, node_list) if r not in rule_ids]
+            cited = example.citations + ((example.figure,) if example.figure is not None else ())
+            rule_ids += [r for r in resolve_rule_ids(cited, node_list) if r not in rule_ids]
         out.append({
             "id": example.id,
             "title": example.title,
@@ -312,5 +351,6 @@ def run_examples(
             "explanation": example.explanation,
             "ok": checked.ok,
             "problems": checked.problems,
+            **_table_fields(example),
         })
     return out

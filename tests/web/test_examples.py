@@ -63,3 +63,18 @@ def test_rule_pages_show_the_projects_worked_examples(client: Any, built: Path) 
     assert len(bars.findall(".//{http://www.w3.org/2000/svg}rect")) == len(with_dist["result"]["p_hits"])
     for key, value in with_dist["expected"].items():
         assert f"<dt>{key}</dt><dd>{value}</dd>" in card
+
+
+def test_rule_page_and_api_show_a_restored_diagram(client: Any, leaf_at: Any) -> None:
+    # the session's build runs the real examples: the caption of 10e-core 1010 is restored as a diagram
+    node = leaf_at("10e-core", 1010)
+    html = client.get(f"/rules/{node.id}").get_data(as_text=True)
+    assert 'class="table-diagram"' in html and "Восстановленная схема (10e-core, строка 1010)" in html
+    svg = html.split('<svg xmlns="http://www.w3.org/2000/svg" class="table-diagram"')[1].split("</svg>")[0]
+    assert "<circle" in svg and "<polygon" in svg and "<script" not in svg
+    api = client.get(f"/api/rules/{node.id}").get_json()
+    diagrams = {d["example"]: d for d in api["diagrams"]}
+    assert "10e-diagram-charge-onto-terrain" in diagrams
+    figure = diagrams["10e-diagram-charge-onto-terrain"]["figure"]
+    assert figure["lines"] == [1010, 1010] and figure["source"] == "10e-core"
+    ET.fromstring(diagrams["10e-diagram-charge-onto-terrain"]["svg"])  # well-formed XML

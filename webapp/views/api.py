@@ -80,6 +80,11 @@ def rule(node_id: str) -> Response:
             "refers_to": [{"text": text, **(brief(n) or {})} for text, n in refs_out],
             "referred_by": [brief(n) for n in refs_in],
             "examples": [e.get("id") for e in build.examples_for(node)],
+            "diagrams": [
+                {"example": e.get("id"), "svg": e["svg"], "figure": e.get("figure")}
+                for e in build.examples_for(node)
+                if isinstance(e.get("svg"), str)
+            ],
         }
     )
 

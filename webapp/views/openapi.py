@@ -228,6 +228,7 @@ def document(max_limit: int) -> dict[str, Any]:
                                     "refers_to": {"type": "array"},
                                     "referred_by": {"type": "array"},
                                     "examples": {"type": "array", "items": {"type": "string"}},
+                                    "diagrams": {"type": "array", "items": {"type": "object", "properties": {"example": {"type": "string"}, "svg": {"type": "string"}, "figure": {"type": ["object", "null"]}}}},
                                 },
                             },
                             "The node and its neighbours.",
