@@ -86,6 +86,13 @@ class Rendering(BaseModel):
     """preferred / admitted / deprecated / mistranslation."""
     note: str = ""
     """Why the status; required for deprecated and mistranslated renderings."""
+    cues: tuple[str, ...] = ()
+    """Words that, in the same sentence, show an occurrence of a string shared by several
+    concepts of this source means this one («объявить» for «атака» as a charge); see
+    :mod:`kb.terms_sense`."""
+    default: bool = False
+    """Among the concepts sharing this string in this source, the sense taken when the context
+    gives no evidence."""
 
     @field_validator("text")
     @classmethod

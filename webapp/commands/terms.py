@@ -253,7 +253,8 @@ def unmapped(as_json: bool) -> None:
 def _format_row(row: KwicRow, width: int) -> str:
     page = f" с. {row.page}" if row.page is not None else ""
     where = f"{row.source_id}:{row.line}{page}"
-    return f"{where:<20} {row.left:>{width}} [{row.match}] {row.right}"
+    sense = f"  ⟨{row.concept_id}: {row.evidence}⟩" if row.evidence else ""
+    return f"{where:<20} {row.left:>{width}} [{row.match}] {row.right}{sense}"
 
 
 @click.command("kwic")
