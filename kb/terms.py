@@ -21,15 +21,18 @@ from functools import lru_cache
 
 from kb.terms_corpus import (
     EnglishTerm,
+    Heading,
     KwicRow,
     Occurrence,
     TermIndex,
     default_index,
     english_key,
     extract_english_terms,
+    headings,
     page_of,
     renderings_not_found,
     unmapped_english_terms,
+    unmapped_headings,
 )
 from kb.terms_export import to_csv, to_records, to_tbx, to_tsv
 from kb.terms_model import (
@@ -63,6 +66,7 @@ __all__ = [
     "ConceptFinder",
     "DraftFlag",
     "EnglishTerm",
+    "Heading",
     "IgnoredEnglish",
     "InconsistencyReport",
     "KwicRow",
@@ -84,6 +88,7 @@ __all__ = [
     "edit_distance",
     "english_key",
     "extract_english_terms",
+    "headings",
     "inconsistencies",
     "kwic",
     "load_termbase",
@@ -96,6 +101,7 @@ __all__ = [
     "to_tbx",
     "to_tsv",
     "unmapped_english_terms",
+    "unmapped_headings",
 ]
 
 

@@ -24,6 +24,7 @@ from kb.terms_text import Matcher, Pattern
 __all__ = [
     "Block",
     "EnglishTerm",
+    "Heading",
     "KwicRow",
     "Occurrence",
     "TermIndex",
@@ -31,12 +32,14 @@ __all__ = [
     "default_index",
     "english_key",
     "extract_english_terms",
+    "headings",
     "index_for",
     "page_of",
     "renderings_not_found",
     "source_nodes",
     "source_text",
     "unmapped_english_terms",
+    "unmapped_headings",
 ]
 
 
@@ -118,6 +121,8 @@ class Block:
     node_id: str
     headings: tuple[str, ...]
     """The titles the block sits under, nearest first (a heading's own title first)."""
+    heading: bool = False
+    """The block is a heading's title."""
 
 
 @cache
@@ -151,7 +156,9 @@ def blocks(source_id: str) -> tuple[Block, ...]:
         last = number
         while last + 1 <= count and owner[last + 1] is here and (here is not None or lines[last].strip()):
             last += 1
-        out.append(Block(number, last, here.id if here is not None else "", titles(here)))
+        out.append(
+            Block(number, last, here.id if here is not None else "", titles(here), here is not None and not here.is_leaf)
+        )
         number = last + 1
     return tuple(out)
 
@@ -229,7 +236,7 @@ class TermIndex:
             for block in blocks(source_id):
                 begin = starts[block.first - 1]
                 stop = starts[block.last] - 1 if block.last < len(starts) else len(text)
-                for a in resolver.find(text[begin:stop], block.headings, offset=begin):
+                for a in resolver.find(text[begin:stop], block.headings, offset=begin, heading=block.heading):
                     m = a.match
                     found.append(
                         Occurrence(
@@ -382,10 +389,44 @@ def extract_english_terms(source_ids: list[str] | None = None) -> list[EnglishTe
 def unmapped_english_terms(termbase: Termbase, terms: list[EnglishTerm] | None = None) -> list[EnglishTerm]:
     """Printed English terms that no concept (English term, abbreviation, alias) or
     ``[[ignore]]`` entry of the termbase accounts for."""
-    known: set[str] = {english_key(i.text) for i in termbase.ignore}
+    known: set[str] = {english_key(i.text) for i in termbase.ignore if not i.heading}
     for concept in termbase:
         known.add(english_key(concept.english))
         if concept.abbreviation:
             known.add(english_key(concept.abbreviation))
         known.update(english_key(alias) for alias in concept.aliases)
     return [t for t in (terms if terms is not None else extract_english_terms()) if english_key(t.text) not in known]
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A heading printed in a source."""
+
+    source_id: str
+    line: int
+    text: str
+    concepts: tuple[str, ...]
+    """The concepts the title names (renderings of its source found in it)."""
+
+
+def headings(termbase: Termbase, source_ids: list[str] | None = None) -> list[Heading]:
+    """Every heading of the sources with the concepts its title names."""
+    out: list[Heading] = []
+    for source_id in source_ids or [s.id for s in load_manifest()]:
+        resolver = SenseResolver(termbase, source_id)
+        for node in source_nodes(source_id):
+            if node.is_leaf or node.parent_id is None:
+                continue
+            title = node.title_clean or node.title
+            found = tuple(dict.fromkeys(a.concept_id for a in resolver.find(title, heading=True)))
+            out.append(Heading(source_id, node.lines[0], title, found))
+    return out
+
+
+def unmapped_headings(termbase: Termbase) -> list[Heading]:
+    """Headings that name no concept and are not listed under ``[[ignore]]`` with
+    ``heading = true`` (compared with whitespace collapsed and case folded)."""
+    ignored = {(i.source, " ".join(i.text.split()).casefold()) for i in termbase.ignore if i.heading}
+    return [
+        h for h in headings(termbase) if not h.concepts and (h.source_id, " ".join(h.text.split()).casefold()) not in ignored
+    ]

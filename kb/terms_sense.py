@@ -86,9 +86,19 @@ class SenseResolver:
 
     @cached_property
     def matcher(self) -> Matcher:
-        """The source's renderings."""
+        """The source's renderings, for headings (all of them)."""
         return Matcher(
             Pattern(c.id, r.text, "rendering", r.source, r.status.value) for c in self.termbase for r in c.renderings_for(self.source_id)
+        )
+
+    @cached_property
+    def passage_matcher(self) -> Matcher:
+        """The source's renderings, for passages: without those printed only as headings."""
+        return Matcher(
+            Pattern(c.id, r.text, "rendering", r.source, r.status.value)
+            for c in self.termbase
+            for r in c.renderings_for(self.source_id)
+            if not r.heading
         )
 
     @cached_property
@@ -100,11 +110,12 @@ class SenseResolver:
             if r.cues
         }
 
-    def find(self, text: str, headings: Sequence[str] = (), *, offset: int = 0) -> list[Assigned]:
-        """Every occurrence of the source's renderings in ``text`` (one block: a heading or a
-        passage), each assigned to one concept; ``headings`` are the titles the block sits
-        under, nearest first. Spans are shifted by ``offset``."""
-        return self.resolve(self.matcher.find(text), text, headings, offset=offset)
+    def find(self, text: str, headings: Sequence[str] = (), *, offset: int = 0, heading: bool = False) -> list[Assigned]:
+        """Every occurrence of the source's renderings in ``text`` (one block: a heading when
+        ``heading``, else a passage), each assigned to one concept; ``headings`` are the titles
+        the block sits under, nearest first. Spans are shifted by ``offset``."""
+        matcher = self.matcher if heading else self.passage_matcher
+        return self.resolve(matcher.find(text), text, headings, offset=offset)
 
     def resolve(self, found: Sequence[Match], text: str, headings: Sequence[str] = (), *, offset: int = 0) -> list[Assigned]:
         """Assign the matches ``found`` in ``text`` (see :meth:`find`)."""

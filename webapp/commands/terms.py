@@ -26,6 +26,7 @@ from kb.terms import (
     to_tbx,
     to_tsv,
     unmapped_english_terms,
+    unmapped_headings,
 )
 
 __all__ = ["COMMANDS"]
@@ -238,15 +239,21 @@ def stats() -> None:
 @terms.command("unmapped")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def unmapped(as_json: bool) -> None:
-    """English terms printed in the sources that no concept or [[ignore]] entry accounts for.
-    Exit status 1 when there are any."""
+    """English terms printed in the sources, and headings, that no concept or [[ignore]] entry
+    accounts for. Exit status 1 when there are any."""
     missing = unmapped_english_terms(default_termbase())
+    titles = unmapped_headings(default_termbase())
     if as_json:
-        click.echo(json.dumps([vars(t) for t in missing], ensure_ascii=False, indent=1))
+        rows = [vars(t) for t in missing] + [
+            {"source_id": h.source_id, "line": h.line, "text": h.text, "kind": "heading"} for h in titles
+        ]
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
     else:
         for term in missing:
             click.echo(f"{term.source_id}:{term.line}: {term.text!r} ({term.kind})")
-    if missing:
+        for heading in titles:
+            click.echo(f"{heading.source_id}:{heading.line}: {heading.text!r} (heading)")
+    if missing or titles:
         sys.exit(1)
 
 
