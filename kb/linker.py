@@ -234,13 +234,29 @@ def _definitions(
                 LinkIssue("error", file, entry.line, f"{where}: quote {entry.quote!r} is not in these lines", "bad-quote")
             )
             continue
-        for leaf in leaves:
+        for number, leaf in enumerate(leaves):
             if all(d.node_id != leaf.id for d in curated[(entry.concept, entry.source)]):
                 span = (max(entry.lines[0], leaf.lines[0]), min(entry.lines[1], leaf.lines[1]))
-                inner = span != leaf.lines
+                excerpt = span_text([leaf], span)
+                trimmed = _trim(excerpt, entry.start if number == 0 else "", entry.end if number == len(leaves) - 1 else "")
+                if trimmed is None:
+                    issues.append(
+                        LinkIssue("error", file, entry.line, f"{where}: start/end text is not in these lines", "bad-quote")
+                    )
+                    break
+                inner = span != leaf.lines or trimmed != excerpt
                 curated[(entry.concept, entry.source)].append(
-                    Definition(leaf.id, entry.concept, "curated", span if inner else None, span_text([leaf], span) if inner else "")
+                    Definition(leaf.id, entry.concept, "curated", span if inner else None, trimmed if inner else "")
                 )
+    for undefined in curation.undefined:
+        where = f"[[undefined]] {undefined.concept!r} in {undefined.source}"
+        if undefined.concept not in termbase or undefined.source not in sources:
+            issues.append(LinkIssue("error", file, undefined.line, f"{where}: unknown concept id or source", "bad-define"))
+            continue
+        if curated.get((undefined.concept, undefined.source)):
+            issues.append(LinkIssue("error", file, undefined.line, f"{where}: a [[define]] defines it there too", "bad-define"))
+            continue
+        curated[(undefined.concept, undefined.source)] = []
 
     found: list[Definition] = []
     seen: set[tuple[str, str]] = set()
@@ -260,6 +276,22 @@ def _definitions(
                     found.append(Definition(leaf.id, concept_id, "title"))
     order = {n.id: i for i, n in enumerate(nodes)}
     return sorted(found, key=lambda d: (d.concept_id, order[d.node_id]))
+
+
+def _trim(text: str, start: str, end: str) -> str | None:
+    """``text`` from ``start`` (inclusive) to the end of ``end``; ``None`` when either is missing."""
+    begin = 0
+    if start:
+        begin = text.find(normalise_space(start))
+        if begin < 0:
+            return None
+    stop = len(text)
+    if end:
+        at = text.find(normalise_space(end), begin)
+        if at < 0:
+            return None
+        stop = at + len(normalise_space(end))
+    return text[begin:stop].strip()
 
 
 def _references(corpus: ParsedCorpus, curation: Curation, issues: list[LinkIssue]) -> list[Reference]:
