@@ -54,9 +54,8 @@ def _defining_sentences(definition: Definition, corpus: ParsedCorpus, termbase: 
         if not sentence.strip() or _POINTER.search(sentence):
             continue
         own = [a.match.start for a in resolver.find(sentence) if a.concept_id in ours]
-        if own and not _NEGATED.search(sentence[: min(own)]):
-            out.append(sentence)
-        elif titled and not _NEGATED.search(sentence.split(",")[0]):
+        named_here = bool(own) and not _NEGATED.search(sentence[: min(own)] if own else "")
+        if named_here or (titled and not _NEGATED.search(sentence.split(",")[0])):
             out.append(sentence)
     return out
 
