@@ -70,9 +70,16 @@ def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
 class SenseResolver:
     """Assigns each match of a source's renderings to one concept (see the module docstring)."""
 
-    def __init__(self, termbase: Termbase, source_id: str):
+    def __init__(self, termbase: Termbase, source_id: str | Sequence[str] | None):
+        """``source_id``: one source, several (a draft checked against one edition's books), or
+        ``None`` for every source's renderings."""
         self.termbase = termbase
         self.source_id = source_id
+        if source_id is None:
+            wanted = {r.source for c in termbase for r in c.rendering}
+        else:
+            wanted = {source_id} if isinstance(source_id, str) else set(source_id)
+        self._renderings = [(c, r) for c in termbase for r in c.rendering if r.source in wanted]
         self._order = {c.id: n for n, c in enumerate(termbase)}
         related: dict[str, set[str]] = defaultdict(set)
         for concept in termbase:
@@ -80,35 +87,24 @@ class SenseResolver:
                 related[concept.id].add(other)
                 related[other].add(concept.id)
         self._related = related
-        self._defaults = {
-            (c.id, r.text) for c in termbase for r in c.renderings_for(source_id) if r.default
-        }
+        self._defaults = {(c.id, r.text) for c, r in self._renderings if r.default}
 
     @cached_property
     def matcher(self) -> Matcher:
         """The source's renderings, for headings (all of them)."""
-        return Matcher(
-            Pattern(c.id, r.text, "rendering", r.source, r.status.value) for c in self.termbase for r in c.renderings_for(self.source_id)
-        )
+        return Matcher(Pattern(c.id, r.text, "rendering", r.source, r.status.value) for c, r in self._renderings)
 
     @cached_property
     def passage_matcher(self) -> Matcher:
         """The source's renderings, for passages: without those printed only as headings."""
-        return Matcher(
-            Pattern(c.id, r.text, "rendering", r.source, r.status.value)
-            for c in self.termbase
-            for r in c.renderings_for(self.source_id)
-            if not r.heading
-        )
+        return Matcher(Pattern(c.id, r.text, "rendering", r.source, r.status.value) for c, r in self._renderings if not r.heading)
 
     @cached_property
     def _cues(self) -> dict[tuple[str, str], Matcher]:
-        return {
-            (c.id, r.text): Matcher(Pattern(c.id, cue, "cue") for cue in r.cues)
-            for c in self.termbase
-            for r in c.renderings_for(self.source_id)
-            if r.cues
-        }
+        cues: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for c, r in self._renderings:
+            cues[(c.id, r.text)].extend(cue for cue in r.cues if cue not in cues[(c.id, r.text)])
+        return {key: Matcher(Pattern(key[0], cue, "cue") for cue in words) for key, words in cues.items() if words}
 
     def find(self, text: str, headings: Sequence[str] = (), *, offset: int = 0, heading: bool = False) -> list[Assigned]:
         """Every occurrence of the source's renderings in ``text`` (one block: a heading when

@@ -54,8 +54,8 @@ def test_attack_is_not_counted_as_charge_in_weapon_and_save_rules(index: TermInd
     for line in (606, 636, 674):
         assert line not in charge
         assert "charge" not in links.mentions.get(_leaf_at(corpus, "10e-core", line), {}), line
-    # «объявлять атаку» and the charge phase are charges
-    assert {433, 985} <= charge
+    # the charge phase's «атака» is a charge
+    assert {985, 1005} <= charge
     assert len(charge) < len(attack) / 3
 
 
@@ -88,7 +88,7 @@ def test_kwic_shows_the_sense_and_its_evidence() -> None:
 
 def test_resolver_uses_cues_headings_and_default(termbase: Termbase) -> None:
     resolver = SenseResolver(termbase, "10e-core")
-    found = {a.match.text: a for a in resolver.find("Отряд не может стрелять или объявлять атаку в этом ходу.")}
+    found = {a.match.text: a for a in resolver.find("Модель не может завершить атаку «РЫВОК» на полпути.")}
     assert found["атаку"].concept_id == "charge" and found["атаку"].evidence.startswith("cue")
     under = resolver.find("Выберите цели этой атаки.", ["ФАЗА РЫВКА"])
     assert [a.concept_id for a in under if a.match.text == "атаки"] == ["charge"]
