@@ -28,6 +28,7 @@ __all__ = [
     "KwicRow",
     "Occurrence",
     "TermIndex",
+    "block_span",
     "blocks",
     "default_index",
     "english_key",
@@ -161,6 +162,13 @@ def blocks(source_id: str) -> tuple[Block, ...]:
         )
         number = last + 1
     return tuple(out)
+
+
+def block_span(source_id: str, block: Block) -> tuple[int, int]:
+    """The raw character offsets of a block (its first line's start, its last line's end)."""
+    starts = _line_starts(source_id)
+    end = starts[block.last] - 1 if block.last < len(starts) else len(source_text(source_id))
+    return starts[block.first - 1], end
 
 
 @cache
