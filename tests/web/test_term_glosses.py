@@ -46,3 +46,8 @@ def test_a_shared_string_is_glossed_in_its_sense(client: FlaskClient, leaf_at: C
     glossed = _glossed(client, leaf_at("10e-core", 985))  # the charge phase: «атака» is a charge
     assert any(c == "charge" for c, _ in glossed)
     assert not [t for c, t in glossed if c == "attack" and t.casefold().startswith("атак")]
+
+
+def test_the_term_page_shows_each_lines_sense(client: FlaskClient) -> None:
+    html = client.get("/terms/range").get_data(as_text=True)
+    assert "смысл: cue «оружия»" in html  # «досягаемость» at 10e-core 539 counts as weapon range, and why
