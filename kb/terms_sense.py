@@ -7,7 +7,9 @@ order, the first step that leaves a single candidate deciding:
 
 1. **cues** — words the termbase lists for a rendering (``cues = ["объявить", …]`` on a
    ``[[concept.rendering]]``), found by lemma in the same sentence (at most
-   :data:`CUE_WINDOW` characters either side): «объявить атаку» is a charge;
+   :data:`CUE_WINDOW` characters either side): «объявить атаку» is a charge. The candidate
+   whose cues have the most words wins (a two-word cue such as «фаза атаки» says more than
+   «совершать»), then the one whose cue stands nearer;
 2. **heading** — the headings the occurrence sits under, nearest first: a heading that names a
    candidate, or a concept the candidate is related to, without naming the others («Зона
    поражения» → Engagement Range);
@@ -16,8 +18,7 @@ order, the first step that leaves a single candidate deciding:
 4. **default** — the rendering marked ``default = true`` among the candidates (else the first
    in termbase order).
 
-The decision and its evidence (``cue «объявить»``, ``heading «ФАЗА АТАКИ»``, ``rule «бросок
-атаки»``, ``default``) travel with the occurrence, so KWIC shows why a line counts where it
+The decision and its evidence (``cue «объявить»``, ``heading «ФАЗА РЫВКА»``, ``rule: …``, ``default``) travel with the occurrence, so KWIC shows why a line counts where it
 counts.
 """
 
@@ -36,7 +37,7 @@ __all__ = ["CUE_WINDOW", "Assigned", "SenseResolver"]
 
 #: How far (characters) either side of an occurrence a cue may stand, within its sentence.
 CUE_WINDOW = 45
-_SENTENCE_END = re.compile(r"[.!?;:•\n]\s*(?=\S)")
+_SENTENCE_END = re.compile(r"[.!?;:•]\s*(?=\S)")
 
 
 @dataclass(frozen=True)
@@ -154,19 +155,26 @@ class SenseResolver:
         # 1. cues in the sentence
         left, right = _sentence(text, start, end)
         window = text[left:right]
-        hits: dict[int, list[str]] = {}
+        hits: dict[int, list[Match]] = {}
         for n, m in enumerate(matches):
             cue_matcher = self._cues.get((m.concept_id, m.pattern.text))
             if cue_matcher is None:
                 continue
             found = [c for c in cue_matcher.find(window) if not (left + c.start < end and start < left + c.end)]
             if found:
-                hits[n] = [c.text for c in found]
+                hits[n] = found
         if hits:
-            best = max(len(v) for v in hits.values())
-            top = [n for n, v in hits.items() if len(v) == best]
-            if len(top) == 1:
-                return matches[top[0]], f"cue «{' '.join(hits[top[0]][0].split())}»"
+            # a longer cue says more («фаза атаки» over «совершать»); then the nearer one
+            def weight(n: int) -> tuple[int, int]:
+                words = sum(len(c.pattern.text.split()) for c in hits[n])
+                near = min(abs(left + c.start - start) if left + c.start >= end else start - (left + c.end) for c in hits[n])
+                return (words, -near)
+
+            ranked = sorted(hits, key=weight, reverse=True)
+            if len(ranked) == 1 or weight(ranked[0]) != weight(ranked[1]):
+                top = ranked[0]
+                cue = min(hits[top], key=lambda c: abs(left + c.start - start))
+                return matches[top], f"cue «{' '.join(cue.text.split())}»"
         # 2. headings, nearest first
         for title, named in titles:
             direct = [n for n, m in enumerate(matches) if m.concept_id in named]
