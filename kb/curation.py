@@ -12,6 +12,13 @@ ids, which may change when the parser is tuned; lines resolve to nodes at build 
 * ``[[mechanic]]`` — ``id``, ``concepts = [...]``, ``note``: concepts that are one rule under
   different names in different editions (Leadership test / Battle-shock test), so their
   definitions are linked as the same concept.
+* ``[[undefined]]`` — ``concept``, ``source``, ``reason``: the source names the concept but does
+  not define it (it points to a page the corpus does not hold, or states only an exception), so
+  no passage of it is the concept's definition, not even the automatic guess.
+
+A ``[[define]]`` may also carry ``start`` and ``end``: text inside its first and last lines
+where the passage begins and ends, when a line holds the end of one rule and the start of the
+next (the 10th-edition stratagems run into each other).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ __all__ = [
     "Curation",
     "LinkIssue",
     "Mechanic",
+    "Undefined",
     "covering_leaves",
     "load_curation",
     "load_examples",
@@ -71,6 +79,24 @@ class CuratedDefine:
     quote: str
     line: int
     """Where the entry is in ``defines.toml`` (for messages)."""
+    start: str = ""
+    """Where the passage begins inside its first line, when that line also holds the end of
+    another rule («…сделать.КОНТРОЛЬ ЗА ПОЖАРОМ1CP…»): the passage starts at this text."""
+    end: str = ""
+    """Where the passage ends inside its last line (it ends after this text), when the line
+    runs on into the next rule."""
+
+
+@dataclass(frozen=True)
+class Undefined:
+    """A source that names a concept but does not define it (it points to a page the corpus
+    does not hold, or only states an exception): no passage of that source defines it, and the
+    automatic guess is suppressed."""
+
+    concept: str
+    source: str
+    reason: str
+    line: int
 
 
 @dataclass(frozen=True)
@@ -104,6 +130,7 @@ class Curation:
     defines: list[CuratedDefine] = field(default_factory=list)
     references: list[CuratedReference] = field(default_factory=list)
     mechanics: list[Mechanic] = field(default_factory=list)
+    undefined: list[Undefined] = field(default_factory=list)
 
 
 def project_path(path: Path) -> str:
@@ -133,9 +160,9 @@ def load_curation(path: Path | None = None) -> Curation:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise LinkError(f"{path.name}: not valid TOML: {exc}. Fix the syntax.") from exc
-    unknown = sorted(set(data) - {"schema", "define", "reference", "mechanic"})
+    unknown = sorted(set(data) - {"schema", "define", "reference", "mechanic", "undefined"})
     if unknown:
-        raise LinkError(f"{path.name}: unknown table {unknown[0]!r}; use [[define]], [[reference]], [[mechanic]].")
+        raise LinkError(f"{path.name}: unknown table {unknown[0]!r}; use [[define]], [[reference]], [[mechanic]], [[undefined]].")
     curation = Curation(path)
 
     def need(entry: dict[str, Any], key: str, kind: type, table: str, line: int) -> Any:
@@ -157,6 +184,17 @@ def load_curation(path: Path | None = None) -> Curation:
                 source=need(entry, "source", str, "define", line),
                 lines=span(entry, "lines", "define", line),
                 quote=need(entry, "quote", str, "define", line),
+                line=line,
+                start=str(entry.get("start", "")),
+                end=str(entry.get("end", "")),
+            )
+        )
+    for line, entry in zip(_entry_lines(text, "undefined"), data.get("undefined", []), strict=False):
+        curation.undefined.append(
+            Undefined(
+                concept=need(entry, "concept", str, "undefined", line),
+                source=need(entry, "source", str, "undefined", line),
+                reason=need(entry, "reason", str, "undefined", line),
                 line=line,
             )
         )

@@ -3,7 +3,9 @@
 Gather, then link: every source's nodes are loaded before anything is resolved.
 
 * ``mentions`` — a rule leaf mentions a concept when one of the concept's renderings *for that
-  source* occurs in its ``text_clean`` (the termbase's lemma matcher, :mod:`kb.terms_text`).
+  source* occurs in its ``text_clean`` (the termbase's lemma matcher, :mod:`kb.terms_text`); an
+  occurrence of a string that renders several concepts counts for the one its context gives
+  (:mod:`kb.terms_sense`), so «атака» under «ФАЗА РЫВКА» mentions the charge, not every attack.
 * ``defines`` — a rule leaf defines a concept when it opens a heading whose title renders the
   concept (the rendering covers most of the title's words): the heading's first leaves, up
   to :data:`LEADING_LEAVES`. Curated entries in ``kb/data/defines.toml`` (source, lines, quote)
@@ -38,6 +40,7 @@ from kb.curation import (
 )
 from kb.references import Reference, find_references, resolve_references
 from kb.terms_model import Termbase, default_termbase
+from kb.terms_sense import SenseResolver
 from kb.terms_text import Matcher, Pattern, analyse
 
 __all__ = [
@@ -105,14 +108,33 @@ def _matcher(termbase: Termbase, source_id: str) -> Matcher:
     )
 
 
+@lru_cache(maxsize=32)
+def _resolver(termbase: Termbase, source_id: str) -> SenseResolver:
+    return SenseResolver(termbase, source_id)
+
+
+def _headings(node: RuleNode, by_id: dict[str, RuleNode]) -> list[str]:
+    """The titles ``node`` sits under, nearest first."""
+    out: list[str] = []
+    parent = by_id.get(node.parent_id) if node.parent_id else None
+    while parent is not None and parent.parent_id is not None:
+        if parent.title_clean or parent.title:
+            out.append(parent.title_clean or parent.title)
+        parent = by_id.get(parent.parent_id) if parent.parent_id else None
+    return out
+
+
 def _mentions(nodes: Sequence[RuleNode], termbase: Termbase) -> dict[str, dict[str, int]]:
+    """Per rule leaf, the concepts its text names, each occurrence of a string shared by
+    several concepts counted once, for the sense its context gives (:mod:`kb.terms_sense`)."""
     out: dict[str, dict[str, int]] = {}
+    by_id = {n.id: n for n in nodes}
     for node in nodes:
         if not node.is_leaf or node.kind in NON_RULE_KINDS or not node.text_clean:
             continue
         counts: dict[str, int] = defaultdict(int)
-        for match in _matcher(termbase, node.source_id).find(node.text_clean):
-            counts[match.concept_id] += 1
+        for assigned in _resolver(termbase, node.source_id).find(node.text_clean, _headings(node, by_id)):
+            counts[assigned.concept_id] += 1
         if counts:
             out[node.id] = dict(sorted(counts.items()))
     return out
@@ -212,13 +234,29 @@ def _definitions(
                 LinkIssue("error", file, entry.line, f"{where}: quote {entry.quote!r} is not in these lines", "bad-quote")
             )
             continue
-        for leaf in leaves:
+        for number, leaf in enumerate(leaves):
             if all(d.node_id != leaf.id for d in curated[(entry.concept, entry.source)]):
                 span = (max(entry.lines[0], leaf.lines[0]), min(entry.lines[1], leaf.lines[1]))
-                inner = span != leaf.lines
+                excerpt = span_text([leaf], span)
+                trimmed = _trim(excerpt, entry.start if number == 0 else "", entry.end if number == len(leaves) - 1 else "")
+                if trimmed is None:
+                    issues.append(
+                        LinkIssue("error", file, entry.line, f"{where}: start/end text is not in these lines", "bad-quote")
+                    )
+                    break
+                inner = span != leaf.lines or trimmed != excerpt
                 curated[(entry.concept, entry.source)].append(
-                    Definition(leaf.id, entry.concept, "curated", span if inner else None, span_text([leaf], span) if inner else "")
+                    Definition(leaf.id, entry.concept, "curated", span if inner else None, trimmed if inner else "")
                 )
+    for undefined in curation.undefined:
+        where = f"[[undefined]] {undefined.concept!r} in {undefined.source}"
+        if undefined.concept not in termbase or undefined.source not in sources:
+            issues.append(LinkIssue("error", file, undefined.line, f"{where}: unknown concept id or source", "bad-define"))
+            continue
+        if curated.get((undefined.concept, undefined.source)):
+            issues.append(LinkIssue("error", file, undefined.line, f"{where}: a [[define]] defines it there too", "bad-define"))
+            continue
+        curated[(undefined.concept, undefined.source)] = []
 
     found: list[Definition] = []
     seen: set[tuple[str, str]] = set()
@@ -238,6 +276,22 @@ def _definitions(
                     found.append(Definition(leaf.id, concept_id, "title"))
     order = {n.id: i for i, n in enumerate(nodes)}
     return sorted(found, key=lambda d: (d.concept_id, order[d.node_id]))
+
+
+def _trim(text: str, start: str, end: str) -> str | None:
+    """``text`` from ``start`` (inclusive) to the end of ``end``; ``None`` when either is missing."""
+    begin = 0
+    if start:
+        begin = text.find(normalise_space(start))
+        if begin < 0:
+            return None
+    stop = len(text)
+    if end:
+        at = text.find(normalise_space(end), begin)
+        if at < 0:
+            return None
+        stop = at + len(normalise_space(end))
+    return text[begin:stop].strip()
 
 
 def _references(corpus: ParsedCorpus, curation: Curation, issues: list[LinkIssue]) -> list[Reference]:

@@ -21,15 +21,18 @@ from functools import lru_cache
 
 from kb.terms_corpus import (
     EnglishTerm,
+    Heading,
     KwicRow,
     Occurrence,
     TermIndex,
     default_index,
     english_key,
     extract_english_terms,
+    headings,
     page_of,
     renderings_not_found,
     unmapped_english_terms,
+    unmapped_headings,
 )
 from kb.terms_export import to_csv, to_records, to_tbx, to_tsv
 from kb.terms_model import (
@@ -51,6 +54,7 @@ from kb.terms_report import (
     Variants,
     check_draft,
     inconsistencies,
+    preferred_in,
     stats_rows,
     stats_table,
 )
@@ -63,6 +67,7 @@ __all__ = [
     "ConceptFinder",
     "DraftFlag",
     "EnglishTerm",
+    "Heading",
     "IgnoredEnglish",
     "InconsistencyReport",
     "KwicRow",
@@ -84,10 +89,12 @@ __all__ = [
     "edit_distance",
     "english_key",
     "extract_english_terms",
+    "headings",
     "inconsistencies",
     "kwic",
     "load_termbase",
     "page_of",
+    "preferred_in",
     "renderings_not_found",
     "stats_rows",
     "stats_table",
@@ -96,6 +103,7 @@ __all__ = [
     "to_tbx",
     "to_tsv",
     "unmapped_english_terms",
+    "unmapped_headings",
 ]
 
 
@@ -105,13 +113,24 @@ def default_finder() -> ConceptFinder:
     return ConceptFinder(default_termbase())
 
 
-def kwic(concept_or_text: str, source: str | None = None, width: int = 60, index: TermIndex | None = None) -> list[KwicRow]:
+def kwic(
+    concept_or_text: str,
+    source: str | None = None,
+    width: int = 60,
+    index: TermIndex | None = None,
+    *,
+    phrase: bool = False,
+) -> list[KwicRow]:
     """Keyword in context: every occurrence of a concept's renderings (the argument is a
-    concept id, an English term, an alias or a Russian rendering), or else of the text itself
-    in any inflection. Rows carry source, line, page (where known), left, match, right."""
+    concept id, an English term, an alias or a Russian rendering, naming the concept as a
+    whole), or else — and always with ``phrase`` — of the text itself as a literal phrase in any
+    inflection. Rows carry source, line, page (where known), left, match, right, and for a
+    string shared by several concepts the sense it was counted for and why."""
     index = index or default_index()
+    if phrase:
+        return index.kwic_text(concept_or_text, source, width)
     finder = default_finder() if index.termbase is default_termbase() else ConceptFinder(index.termbase)
-    found = finder.search(concept_or_text)
+    found = finder.lookup(concept_or_text)
     if not found:
         return index.kwic_text(concept_or_text, source, width)
     # A concept id names one concept; an alias may name several («овервотч»: the 10th-edition

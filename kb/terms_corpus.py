@@ -13,24 +13,34 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
+from typing import Any
 
+from corpus.models import RuleNode
 from corpus.reader import find_source, load_manifest, read_lines
 from kb.terms_model import Concept, Termbase, default_termbase
-from kb.terms_text import Match, Matcher, Pattern, is_caps
+from kb.terms_sense import SenseResolver
+from kb.terms_text import Matcher, Pattern
 
 __all__ = [
+    "Block",
     "EnglishTerm",
+    "Heading",
     "KwicRow",
     "Occurrence",
     "TermIndex",
+    "block_span",
+    "blocks",
     "default_index",
     "english_key",
     "extract_english_terms",
+    "headings",
     "index_for",
     "page_of",
     "renderings_not_found",
+    "source_nodes",
     "source_text",
     "unmapped_english_terms",
+    "unmapped_headings",
 ]
 
 
@@ -48,6 +58,13 @@ class Occurrence:
     line: int
     text: str
     """The text as it stands in the source."""
+    candidates: tuple[str, ...] = ()
+    """Every concept the string renders in this source (more than one: a shared string)."""
+    evidence: str = ""
+    """Why the occurrence counts for ``concept_id`` when the string is shared
+    (:mod:`kb.terms_sense`): ``cue «…»``, ``heading «…»``, ``rule: …`` or ``default``."""
+    node_id: str = ""
+    """The parsed node (passage or heading) the occurrence stands in."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +80,9 @@ class KwicRow:
     concept_id: str | None = None
     rendering: str | None = None
     status: str | None = None
+    evidence: str | None = None
+    """Why a shared string counts for this concept here (see :class:`Occurrence`)."""
+    candidates: tuple[str, ...] = ()
 
 
 @cache
@@ -85,6 +105,73 @@ def line_of(source_id: str, offset: int) -> int:
 
 
 @cache
+def source_nodes(source_id: str) -> tuple[RuleNode, ...]:
+    """The parsed nodes of one source (headings and passages, with their raw lines)."""
+    from corpus.parser import parse_corpus
+
+    return tuple(parse_corpus([find_source(source_id)]).sources[0].nodes)
+
+
+@dataclass(frozen=True)
+class Block:
+    """A run of raw lines that one heading or one passage holds: occurrences never cross a
+    block's edge, so a heading is never read together with the paragraph after it."""
+
+    first: int
+    last: int
+    node_id: str
+    headings: tuple[str, ...]
+    """The titles the block sits under, nearest first (a heading's own title first)."""
+    heading: bool = False
+    """The block is a heading's title."""
+
+
+@cache
+def blocks(source_id: str) -> tuple[Block, ...]:
+    """The blocks of a source in line order: each line belongs to the innermost node covering it;
+    lines no node covers (blank lines between passages) start new blocks."""
+    nodes = source_nodes(source_id)
+    count = len(read_lines(source_id))
+    owner: list[RuleNode | None] = [None] * (count + 1)
+    for node in sorted((n for n in nodes if n.parent_id is not None), key=lambda n: n.lines[1] - n.lines[0], reverse=True):
+        for number in range(node.lines[0], min(node.lines[1], count) + 1):
+            owner[number] = node
+    by_id = {n.id: n for n in nodes}
+
+    def titles(node: RuleNode | None) -> tuple[str, ...]:
+        out: list[str] = []
+        while node is not None:
+            if not node.is_leaf and node.parent_id is not None and (node.title_clean or node.title):
+                out.append(node.title_clean or node.title)
+            node = by_id.get(node.parent_id) if node.parent_id else None
+        return tuple(out)
+
+    lines = read_lines(source_id)
+    out: list[Block] = []
+    number = 1
+    while number <= count:
+        here = owner[number]
+        if here is None and not lines[number - 1].strip():
+            number += 1
+            continue
+        last = number
+        while last + 1 <= count and owner[last + 1] is here and (here is not None or lines[last].strip()):
+            last += 1
+        out.append(
+            Block(number, last, here.id if here is not None else "", titles(here), here is not None and not here.is_leaf)
+        )
+        number = last + 1
+    return tuple(out)
+
+
+def block_span(source_id: str, block: Block) -> tuple[int, int]:
+    """The raw character offsets of a block (its first line's start, its last line's end)."""
+    starts = _line_starts(source_id)
+    end = starts[block.last] - 1 if block.last < len(starts) else len(source_text(source_id))
+    return starts[block.first - 1], end
+
+
+@cache
 def _pages(source_id: str) -> tuple[int | None, ...]:
     """Page per line (index 0 = line 1): from the parsed nodes, else from the page markers."""
     lines = read_lines(source_id)
@@ -92,9 +179,7 @@ def _pages(source_id: str) -> tuple[int | None, ...]:
     if not source.page_markers:
         return (None,) * len(lines)
     pages: list[int | None] = [None] * len(lines)
-    from corpus.parser import parse_corpus  # only sources with page markers need the parse
-
-    nodes = [n for n in parse_corpus([source]).sources[0].nodes if n.parent_id is not None]
+    nodes = [n for n in source_nodes(source_id) if n.parent_id is not None]
     for node in sorted(nodes, key=lambda n: n.lines[1] - n.lines[0], reverse=True):
         for number in range(node.lines[0], node.lines[1] + 1):
             pages[number - 1] = node.page
@@ -115,7 +200,7 @@ def page_of(source_id: str, line: int) -> int | None:
     return pages[line - 1] if 0 < line <= len(pages) else None
 
 
-def _kwic_row(source_id: str, start: int, end: int, width: int, **extra: str | None) -> KwicRow:
+def _kwic_row(source_id: str, start: int, end: int, width: int, **extra: Any) -> KwicRow:
     text = source_text(source_id)
     left = " ".join(text[max(0, start - width) : start].split())
     right = " ".join(text[end : end + width].split())
@@ -129,6 +214,7 @@ class TermIndex:
     def __init__(self, termbase: Termbase, sources: list[str] | None = None):
         self.termbase = termbase
         self.sources = sources if sources is not None else [s.id for s in load_manifest()]
+        self._resolvers: dict[str, SenseResolver] = {}
 
     def matcher(self, source_id: str) -> Matcher:
         patterns = [
@@ -139,26 +225,34 @@ class TermIndex:
         ]
         return Matcher(patterns)
 
+    def resolver(self, source_id: str) -> SenseResolver:
+        """The sense resolver of one source's renderings (:mod:`kb.terms_sense`)."""
+        if source_id not in self._resolvers:
+            self._resolvers[source_id] = SenseResolver(self.termbase, source_id)
+        return self._resolvers[source_id]
+
     @cached_property
     def _occurrences(self) -> dict[str, list[Occurrence]]:
+        """Per source, every occurrence found block by block (a heading or a passage; never
+        across the edge of one), each assigned to one concept."""
         out: dict[str, list[Occurrence]] = {}
         for source_id in self.sources:
-            found: list[Match] = self.matcher(source_id).find(source_text(source_id))
-            # A keyword form in capitals and the same word in ordinary case both match text in
-            # capitals: count the span once, for the keyword form (it sorts first).
-            seen: set[tuple[str, int, int]] = set()
-            unique: list[Match] = []
-            for m in sorted(found, key=lambda m: (m.start, not is_caps(m.pattern.text))):
-                if (m.concept_id, m.start, m.end) not in seen:
-                    seen.add((m.concept_id, m.start, m.end))
-                    unique.append(m)
-            out[source_id] = [
-                Occurrence(
-                    source_id, m.concept_id, m.pattern.text, m.pattern.status or "", m.start, m.end,
-                    line_of(source_id, m.start), m.text,
-                )
-                for m in unique
-            ]
+            text = source_text(source_id)
+            starts = _line_starts(source_id)
+            resolver = self.resolver(source_id)
+            found: list[Occurrence] = []
+            for block in blocks(source_id):
+                begin = starts[block.first - 1]
+                stop = starts[block.last] - 1 if block.last < len(starts) else len(text)
+                for a in resolver.find(text[begin:stop], block.headings, offset=begin, heading=block.heading):
+                    m = a.match
+                    found.append(
+                        Occurrence(
+                            source_id, m.concept_id, m.pattern.text, m.pattern.status or "", m.start, m.end,
+                            line_of(source_id, m.start), m.text, a.candidates, a.evidence, block.node_id,
+                        )
+                    )
+            out[source_id] = found
         return out
 
     def occurrences(self, source_id: str | None = None, concept_id: str | None = None) -> list[Occurrence]:
@@ -190,7 +284,10 @@ class TermIndex:
     def kwic(self, concept: Concept, source_id: str | None = None, width: int = 60) -> list[KwicRow]:
         """Every occurrence of a concept's renderings in context."""
         return [
-            _kwic_row(o.source_id, o.start, o.end, width, concept_id=o.concept_id, rendering=o.rendering, status=o.status)
+            _kwic_row(
+                o.source_id, o.start, o.end, width, concept_id=o.concept_id, rendering=o.rendering, status=o.status,
+                evidence=o.evidence or None, candidates=o.candidates if len(o.candidates) > 1 else (),
+            )
             for o in self.occurrences(source_id, concept.id)
         ]
 
@@ -198,11 +295,15 @@ class TermIndex:
         """Every occurrence of a free phrase (any inflection) in context."""
         matcher = Matcher([Pattern("", phrase, "phrase")])
         sources = [source_id] if source_id is not None else self.sources
-        return [
-            _kwic_row(s, m.start, m.end, width)
-            for s in sources
-            for m in matcher.find(source_text(s), query=True)
-        ]
+        rows: list[KwicRow] = []
+        for s in sources:
+            text, starts = source_text(s), _line_starts(s)
+            for block in blocks(s):
+                begin = starts[block.first - 1]
+                stop = starts[block.last] - 1 if block.last < len(starts) else len(text)
+                for m in matcher.find(text[begin:stop], query=True):
+                    rows.append(_kwic_row(s, begin + m.start, begin + m.end, width))
+        return rows
 
 
 @lru_cache(maxsize=2)
@@ -296,10 +397,44 @@ def extract_english_terms(source_ids: list[str] | None = None) -> list[EnglishTe
 def unmapped_english_terms(termbase: Termbase, terms: list[EnglishTerm] | None = None) -> list[EnglishTerm]:
     """Printed English terms that no concept (English term, abbreviation, alias) or
     ``[[ignore]]`` entry of the termbase accounts for."""
-    known: set[str] = {english_key(i.text) for i in termbase.ignore}
+    known: set[str] = {english_key(i.text) for i in termbase.ignore if not i.heading}
     for concept in termbase:
         known.add(english_key(concept.english))
         if concept.abbreviation:
             known.add(english_key(concept.abbreviation))
         known.update(english_key(alias) for alias in concept.aliases)
     return [t for t in (terms if terms is not None else extract_english_terms()) if english_key(t.text) not in known]
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A heading printed in a source."""
+
+    source_id: str
+    line: int
+    text: str
+    concepts: tuple[str, ...]
+    """The concepts the title names (renderings of its source found in it)."""
+
+
+def headings(termbase: Termbase, source_ids: list[str] | None = None) -> list[Heading]:
+    """Every heading of the sources with the concepts its title names."""
+    out: list[Heading] = []
+    for source_id in source_ids or [s.id for s in load_manifest()]:
+        resolver = SenseResolver(termbase, source_id)
+        for node in source_nodes(source_id):
+            if node.is_leaf or node.parent_id is None:
+                continue
+            title = node.title_clean or node.title
+            found = tuple(dict.fromkeys(a.concept_id for a in resolver.find(title, heading=True)))
+            out.append(Heading(source_id, node.lines[0], title, found))
+    return out
+
+
+def unmapped_headings(termbase: Termbase) -> list[Heading]:
+    """Headings that name no concept and are not listed under ``[[ignore]]`` with
+    ``heading = true`` (compared with whitespace collapsed and case folded)."""
+    ignored = {(i.source, " ".join(i.text.split()).casefold()) for i in termbase.ignore if i.heading}
+    return [
+        h for h in headings(termbase) if not h.concepts and (h.source_id, " ".join(h.text.split()).casefold()) not in ignored
+    ]

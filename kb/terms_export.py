@@ -1,6 +1,8 @@
 """The termbase for other tools: the JSON contract, TBX-Basic, an OmegaT glossary, a CSV.
 
-All exports are deterministic: concepts in termbase order, renderings in file order.
+All exports are written from the same records (:func:`to_records`, the ``rulekb terms --json``
+contract), so they cannot disagree; they are deterministic: concepts in termbase order,
+renderings in file order.
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from typing import Any
 
 from corpus.reader import find_source
 from kb.terms_corpus import TermIndex
-from kb.terms_model import Concept, Status
+from kb.terms_model import BAD_STATUSES, Concept, Status
 
-__all__ = ["ADMIN_STATUS", "to_csv", "to_records", "to_tbx", "to_tsv"]
+__all__ = ["ADMIN_STATUS", "to_csv", "to_records", "to_tbx", "to_tsv", "tsv_rows"]
 
 #: TBX-Basic administrative status per rendering status (a mistranslation is deprecated, with a note).
 ADMIN_STATUS = {
@@ -78,7 +80,8 @@ def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrib: str) -
 
 def to_tbx(index: TermIndex, concepts: Sequence[Concept] | None = None, source_id: str | None = None) -> str:
     """TBX-Basic (ISO 30042): ``martif type="TBX-Basic"`` → ``text/body/termEntry`` →
-    ``langSet`` (en, ru) → ``tig/term`` with the administrative status, the source and notes."""
+    ``langSet`` (en, ru) → ``tig/term`` with the administrative status, the source and notes.
+    Written from :func:`to_records`, so it says what ``rulekb terms --json`` says."""
     martif = ET.Element("martif", {"type": "TBX-Basic", _XML_LANG: "en"})
     header = _sub(martif, "martifHeader")
     file_desc = _sub(header, "fileDesc")
@@ -87,37 +90,37 @@ def to_tbx(index: TermIndex, concepts: Sequence[Concept] | None = None, source_i
     _sub(source_desc, "p", "Renderings as printed in the rulebook texts of the rulekb corpus; statuses and notes by the rulekb editors.")
     _sub(_sub(header, "encodingDesc"), "p", "TBXBasicXCSV02.xcs", type="XCSURI")
     body = _sub(_sub(martif, "text"), "body")
-    for concept in _concepts(index, concepts):
-        renderings = [r for r in concept.rendering if source_id is None or r.source == source_id]
-        entry = _sub(body, "termEntry", id=concept.id)
-        _sub(entry, "descrip", concept.category.value, type="subjectField")
-        for other in concept.related:
+    for record in to_records(index, concepts, source_id):
+        entry = _sub(body, "termEntry", id=record["concept"])
+        _sub(entry, "descrip", record["category"], type="subjectField")
+        for other in record["related"]:
             _sub(entry, "ref", other, type="crossReference", target=other)
         english = _sub(entry, "langSet", **{_XML_LANG: "en"})
         tig = _sub(english, "tig")
-        _sub(tig, "term", concept.english)
-        if concept.abbreviation:
+        _sub(tig, "term", record["english"])
+        if record["abbreviation"]:
             _sub(tig, "termNote", "fullForm", type="termType")
         _sub(tig, "termNote", ADMIN_STATUS[Status.PREFERRED], type="administrativeStatus")
-        if concept.abbreviation:
+        if record["abbreviation"]:
             tig = _sub(english, "tig")
-            _sub(tig, "term", concept.abbreviation)
+            _sub(tig, "term", record["abbreviation"])
             _sub(tig, "termNote", "abbreviation", type="termType")
             _sub(tig, "termNote", ADMIN_STATUS[Status.ADMITTED], type="administrativeStatus")
         russian = _sub(entry, "langSet", **{_XML_LANG: "ru"})
-        _sub(russian, "descrip", concept.definition, type="definition")
-        for r in renderings:
+        _sub(russian, "descrip", record["definition"], type="definition")
+        for r in record["renderings"]:
+            status = Status(r["status"])
+            lines = r["lines"]
             tig = _sub(russian, "tig")
-            _sub(tig, "term", r.text)
-            _sub(tig, "termNote", ADMIN_STATUS[r.status], type="administrativeStatus")
-            _sub(tig, "admin", r.source, type="source")
-            count = index.count(concept.id, r.source, r.text)
-            lines = index.lines(concept.id, r.source, r.text)
-            _sub(tig, "descrip", f"{r.source}, {count}× (строки {', '.join(map(str, lines[:20]))}{'…' if len(lines) > 20 else ''})", type="context")
-            if r.status is Status.MISTRANSLATION:
-                _sub(tig, "note", f"Mistranslation. {r.note}")
-            elif r.note:
-                _sub(tig, "note", r.note)
+            _sub(tig, "term", r["text"])
+            _sub(tig, "termNote", ADMIN_STATUS[status], type="administrativeStatus")
+            _sub(tig, "admin", r["source_id"], type="source")
+            shown = ", ".join(map(str, lines[:20])) + ("…" if len(lines) > 20 else "")
+            _sub(tig, "descrip", f"{r['source_id']}, {r['count']}× (строки {shown})", type="context")
+            if status is Status.MISTRANSLATION:
+                _sub(tig, "note", f"Mistranslation. {r['note']}")
+            elif r["note"]:
+                _sub(tig, "note", r["note"])
     ET.indent(martif)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(martif, encoding="unicode") + "\n"
 
@@ -126,24 +129,36 @@ def _clean(text: str) -> str:
     return " ".join(text.replace("\t", " ").split())
 
 
+def tsv_rows(records: Sequence[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    """The OmegaT glossary rows of ``records``: per concept, one row per rendering and status
+    (the sources that print it so, in order), under the English term and again under the
+    abbreviation. Deprecated and mistranslated renderings are rows too, their comment starting
+    «DO NOT USE», so a translator sees the forbidden term flagged — also for concepts that have
+    no other rendering."""
+    rows: list[tuple[str, str, str]] = []
+    for record in records:
+        groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for r in record["renderings"]:
+            groups.setdefault((r["text"], r["status"]), []).append(r)
+        for (text, status), uses in groups.items():
+            sources = ", ".join(dict.fromkeys(u["source_id"] for u in uses))
+            if Status(status) in BAD_STATUSES:
+                use = f" use «{record['preferred']}»." if record["preferred"] else ""
+                note = next((u["note"] for u in uses if u["note"]), "")
+                comment = f"DO NOT USE ({status}; {record['concept']}; {sources}).{use} {note}".strip()
+            else:
+                comment = f"{record['concept']}; {status}; {sources}"
+            for name in (record["english"], record["abbreviation"]):
+                if name:
+                    rows.append((_clean(name), _clean(text), _clean(comment)))
+    return rows
+
+
 def to_tsv(index: TermIndex, concepts: Sequence[Concept] | None = None, source_id: str | None = None) -> str:
-    """An OmegaT glossary: ``English TAB Russian TAB comment`` per accepted rendering (preferred
-    and admitted; deprecated ones are for the lint, not for suggestions)."""
-    lines: list[str] = []
-    for concept in _concepts(index, concepts):
-        seen: set[str] = set()
-        for r in concept.rendering:
-            if (source_id is not None and r.source != source_id) or r.status not in (Status.PREFERRED, Status.ADMITTED):
-                continue
-            if r.text in seen:
-                continue
-            seen.add(r.text)
-            sources = ", ".join(x.source for x in concept.rendering if x.text == r.text)
-            comment = f"{concept.id}; {r.status.value}; {sources}"
-            lines.append("\t".join(_clean(x) for x in (concept.english, r.text, comment)))
-            if concept.abbreviation:
-                lines.append("\t".join(_clean(x) for x in (concept.abbreviation, r.text, comment)))
-    return "".join(line + "\n" for line in lines)
+    """An OmegaT glossary (``English TAB Russian TAB comment``, UTF-8) written from
+    :func:`to_records`: every rendering with its status; the ones to avoid are marked «DO NOT
+    USE» (see :func:`tsv_rows`)."""
+    return "".join("\t".join(row) + "\n" for row in tsv_rows(to_records(index, concepts, source_id)))
 
 
 CSV_FIELDS = [

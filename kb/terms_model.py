@@ -86,6 +86,16 @@ class Rendering(BaseModel):
     """preferred / admitted / deprecated / mistranslation."""
     note: str = ""
     """Why the status; required for deprecated and mistranslated renderings."""
+    cues: tuple[str, ...] = ()
+    """Words that, in the same sentence, show an occurrence of a string shared by several
+    concepts of this source means this one («объявить» for «атака» as a charge); see
+    :mod:`kb.terms_sense`."""
+    default: bool = False
+    """Among the concepts sharing this string in this source, the sense taken when the context
+    gives no evidence."""
+    heading: bool = False
+    """The rendering is printed only as a heading («Тяжелый» over the Heavy rule) and counts only
+    there: the same word in a sentence is ordinary Russian."""
 
     @field_validator("text")
     @classmethod
@@ -154,12 +164,17 @@ class Concept(BaseModel):
 
 
 class IgnoredEnglish(BaseModel):
-    """English text printed in a source that is not a game term (a product or a person)."""
+    """English text printed in a source that is not a game term (a product or a person), or,
+    with ``heading = true``, a heading of ``source`` that names no concept (a chapter such as
+    «ОСНОВНЫЕ ПОНЯТИЯ», a tip box), with the reason."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     text: str = Field(min_length=1)
     reason: str = Field(min_length=1)
+    heading: bool = False
+    source: str = ""
+    """For an ignored heading: the source that prints it."""
 
 
 class Termbase:
@@ -274,12 +289,19 @@ def load_termbase(path: Path = DEFAULT_TERMS) -> Termbase:
     ignore: list[IgnoredEnglish] = []
     for number, entry in enumerate(data.get("ignore", []), start=1):
         try:
-            ignore.append(IgnoredEnglish.model_validate(entry))
+            ignored = IgnoredEnglish.model_validate(entry)
         except ValidationError as exc:
             first = exc.errors()[0]
             raise TermbaseError(
                 f"{path.name}: [[ignore]] #{number}, field {_field_path(first['loc'])!r}: {first['msg']}."
             ) from exc
+        if ignored.heading and ignored.source not in sources:
+            known = ", ".join(sorted(sources))
+            raise TermbaseError(
+                f"{path.name}: [[ignore]] #{number} ({ignored.text!r}), field 'source': an ignored heading needs the "
+                f"source that prints it, one of {known} (got {ignored.source!r})."
+            )
+        ignore.append(ignored)
     return Termbase(concepts, ignore, path)
 
 

@@ -5,16 +5,20 @@ inflection, typos), inconsistency reports, a lint for draft translations, and a 
 from __future__ import annotations
 
 import difflib
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from corpus.reader import find_source
+from corpus.errors import QueryError
+from corpus.reader import find_source, load_manifest
 from kb.analysis import fold, lemma_key
 from kb.terms_corpus import TermIndex
+from kb.terms_inflect import inflect_like
 from kb.terms_model import BAD_STATUSES, Concept, Status, Termbase, default_termbase
-from kb.terms_text import Match, Matcher, Pattern, is_caps
+from kb.terms_sense import SenseResolver
+from kb.terms_text import Match, Matcher, Pattern, analyse, is_caps
 
 __all__ = [
     "ConceptFinder",
@@ -24,6 +28,7 @@ __all__ = [
     "Variants",
     "check_draft",
     "inconsistencies",
+    "preferred_in",
     "stats_rows",
     "stats_table",
 ]
@@ -103,6 +108,27 @@ class ConceptFinder:
             for match in whole + matches:
                 if match.concept_id not in ids:
                     ids.append(match.concept_id)
+        return [self.termbase[i] for i in ids]
+
+    def lookup(self, query: str) -> list[Concept]:
+        """Concepts ``query`` names as a whole: an id, English term, abbreviation, alias or
+        rendering (any inflection, or a near miss), or several of them that together cover every
+        word of the query. A query only part of which names a concept («Heavy Intercessor»)
+        names nothing: :meth:`search` would return the part («Heavy»)."""
+        key = fold(query.strip())
+        if key in self._exact:
+            return [self.termbase[i] for i in self._exact[key]]
+        words = [t for t in analyse(query) if t.original[:1].isalnum()]
+        if not words:
+            return []
+        matches = self.find(query, query=True)
+        covered = {i for i, t in enumerate(words) for m in matches if m.start <= t.start and t.end <= m.end}
+        if len(covered) < len(words):
+            return []
+        ids: list[str] = []
+        for match in matches:
+            if match.concept_id not in ids:
+                ids.append(match.concept_id)
         return [self.termbase[i] for i in ids]
 
     def closest(self, query: str, n: int = 5) -> list[str]:
@@ -215,7 +241,8 @@ def inconsistencies(index: TermIndex, source_id: str | None = None) -> Inconsist
 
 @dataclass(frozen=True)
 class DraftFlag:
-    """A deprecated or mistranslated rendering found in a draft."""
+    """A deprecated or mistranslated rendering found in a draft: one flag per occurrence, for
+    the one concept its context gives (:mod:`kb.terms_sense`)."""
 
     line: int
     column: int
@@ -226,45 +253,95 @@ class DraftFlag:
     status: str
     rendering: str
     preferred: str
+    """The rendering to use: the checked book's (``--source``/``--edition``), else the
+    termbase's recommendation."""
     note: str
+    fix: str = ""
+    """``preferred`` in the draft's word form («в пределах досягаемости» → «зоны поражения»)."""
+    source_id: str = ""
+    """The book whose rendering ``preferred`` is (empty: the termbase's recommendation)."""
+    evidence: str = ""
+    """Why this concept, when the string renders several («cue «оружия»», «default»)."""
 
     def __str__(self) -> str:
-        fix = f"; use «{self.preferred}»" if self.preferred else ""
+        use = self.fix or self.preferred
+        where = f" ({self.source_id})" if self.source_id else ""
+        fix = f"; use «{use}»{where}" if use else ""
         return f"{self.line}:{self.column}: «{self.text}» — {self.status} for {self.concept_id} ({self.english}){fix}. {self.note}".rstrip()
 
 
-def check_draft(text: str, termbase: Termbase | None = None, finder: ConceptFinder | None = None) -> list[DraftFlag]:
+def _scope(source: str | None, edition: str | None) -> list[str] | None:
+    """The books a draft is checked against: one source, an edition's sources, or all (None)."""
+    if source is not None:
+        find_source(source)
+        return [source]
+    if edition is not None:
+        ids = [s.id for s in load_manifest() if s.edition == edition]
+        if not ids:
+            known = ", ".join(sorted({s.edition for s in load_manifest()}))
+            raise QueryError(f"No source of edition {edition!r}; use one of {known}.")
+        return ids
+    return None
+
+
+def preferred_in(concept: Concept, sources: list[str] | None) -> tuple[str, str]:
+    """The rendering ``sources`` use for ``concept`` — the first preferred, else the first
+    admitted — with its source; else the termbase's recommendation (and no source)."""
+    if sources:
+        for wanted in (Status.PREFERRED, Status.ADMITTED):
+            for source in sources:
+                for r in concept.renderings_for(source):
+                    if r.status is wanted and not r.heading:
+                        return r.text, source
+    return concept.recommended, ""
+
+
+def check_draft(
+    text: str,
+    termbase: Termbase | None = None,
+    finder: ConceptFinder | None = None,
+    *,
+    source: str | None = None,
+    edition: str | None = None,
+) -> list[DraftFlag]:
     """Flag every deprecated or mistranslated rendering in a draft, by lemma, with its line and
-    column (1-based), the concept and the preferred term. A string that is also an accepted
-    rendering of some concept is not flagged (it may mean that concept)."""
+    column (1-based), the concept and the rendering to use in the draft's word form.
+
+    With ``source`` (or ``edition``) the draft is read against that book's renderings (or that
+    edition's books): the fix is that book's preferred rendering. A string that renders several
+    concepts is flagged once, for the concept its context gives; a string that is also an
+    accepted rendering (in the books checked against) is not flagged."""
     if termbase is None:
         termbase = finder.termbase if finder is not None else default_termbase()
-    matcher = (finder if finder is not None and finder.termbase is termbase else ConceptFinder(termbase)).matcher
-    spans: dict[tuple[int, int], list[Match]] = defaultdict(list)
-    for match in matcher.find(text):
-        spans[(match.start, match.end)].append(match)
+    sources = _scope(source, edition)
+    resolver = SenseResolver(termbase, sources)
+    found = resolver.passage_matcher.find(text)
+    by_span: dict[tuple[int, int], list[Match]] = defaultdict(list)
+    for match in found:
+        by_span[(match.start, match.end)].append(match)
+    bad_spans = {
+        span for span, matches in by_span.items() if all(Status(m.pattern.status or "preferred") in BAD_STATUSES for m in matches)
+    }
+    notes = {(c.id, r.source, r.text): r.note for c in termbase for r in c.rendering}
     line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
     flags: list[DraftFlag] = []
-    for (start, _end), matches in sorted(spans.items()):
-        renderings = [m for m in matches if m.pattern.kind == "rendering"]
-        if not renderings or any(Status(m.pattern.status or "preferred") not in BAD_STATUSES for m in renderings):
+    for assigned in resolver.resolve(found, text):
+        match = assigned.match
+        if (match.start, match.end) not in bad_spans:
             continue
-        line = max(n for n, s in enumerate(line_starts, start=1) if s <= start)
-        done: set[str] = set()
-        for match in renderings:
-            if match.concept_id in done:
-                continue
-            done.add(match.concept_id)
-            concept = termbase[match.concept_id]
-            note = next(
-                (r.note for r in concept.rendering if r.text == match.pattern.text and r.source == match.pattern.source_id), ""
+        line = max(n for n, s in enumerate(line_starts, start=1) if s <= match.start)
+        concept = termbase[match.concept_id]
+        preferred, where = preferred_in(concept, sources)
+        before = re.findall(r"[А-Яа-яЁё]+", text[max(0, match.start - 40) : match.start])
+        fix = inflect_like(preferred, match.text, before[-1] if before else "") if preferred else ""
+        flags.append(
+            DraftFlag(
+                line, match.start - line_starts[line - 1] + 1, match.text, concept.id, concept.english,
+                match.pattern.status or "", match.pattern.text, preferred,
+                notes.get((concept.id, match.pattern.source_id or "", match.pattern.text), ""),
+                fix, where, assigned.evidence,
             )
-            flags.append(
-                DraftFlag(
-                    line, start - line_starts[line - 1] + 1, match.text, concept.id, concept.english,
-                    match.pattern.status or "", match.pattern.text, concept.recommended, note,
-                )
-            )
+        )
     return flags
 
 

@@ -16,7 +16,7 @@ referenced rule. Everything from the text is escaped by the renderer.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -108,12 +108,16 @@ class TermMatcher:
     def __bool__(self) -> bool:
         return len(self._kb) > 0
 
-    def find(self, text: str) -> list[tuple[int, int, str]]:
-        """Non-overlapping ``(start, end, concept)`` spans in ``text``."""
+    def find(self, text: str, prefer: Collection[str] = ()) -> list[tuple[int, int, str]]:
+        """Non-overlapping ``(start, end, concept)`` spans in ``text``. Where one span renders
+        several concepts («атака»: an attack or a charge), the one in ``prefer`` (the concepts
+        the build found the passage to mention, each occurrence counted for its sense) wins."""
         spans: list[tuple[int, int, str]] = []
         for match in self._kb.find(text):
             if not spans or match.start >= spans[-1][1]:
                 spans.append((match.start, match.end, match.concept_id))
+            elif (match.start, match.end) == spans[-1][:2] and match.concept_id in prefer and spans[-1][2] not in prefer:
+                spans[-1] = (match.start, match.end, match.concept_id)
         return spans
 
 
@@ -131,6 +135,10 @@ class RenderContext:
     #: link every mention, or (default) only the first mention of each concept in one text
     link_every: bool = False
     linked: set[str] = field(default_factory=set)
+    #: concepts the build found the text to mention, each occurrence counted for its sense: when
+    #: given, only these are glossed, and a string shared by several concepts is glossed as one
+    #: of them
+    prefer: Collection[str] = ()
 
 
 def _split_text(token: Token, ctx: RenderContext) -> list[Token]:
@@ -143,9 +151,11 @@ def _split_text(token: Token, ctx: RenderContext) -> list[Token]:
                 if not any(s < m.end() and m.start() < e for s, e, _, _ in spans):
                     spans.append((m.start(), m.end(), "xref", url))
     if ctx.matcher:
-        for start, end, concept in ctx.matcher.find(content):
+        for start, end, concept in ctx.matcher.find(content, ctx.prefer):
             if concept in ctx.linked and not ctx.link_every:
                 continue
+            if ctx.prefer and concept not in ctx.prefer:
+                continue  # the build found no such mention here (another sense, or a heading's word)
             if not any(s < end and start < e for s, e, _, _ in spans):
                 spans.append((start, end, "term", concept))
                 ctx.linked.add(concept)

@@ -226,6 +226,8 @@ def test_a_stratagem_is_compared_by_its_own_box(kg: KnowledgeGraph) -> None:
     comparison = kg.compare("fire-overwatch")
     (tenth,) = [e["passages"] for e in comparison["editions"] if e["edition"] == "10"]
     text = " ".join(p["text"] for p in tenth)
-    assert text.lstrip().startswith("КОГДА") and "может стрелять по этому вражескому" in text
+    # its own title and cost (printed on the last line of Rapid Ingress), not the next one's
+    assert text.lstrip().startswith("КОНТРОЛЬ ЗА ПОЖАРОМ1CP") and "может стрелять по этому вражескому" in text
     assert "находящийся в резерве" not in text  # the stratagem printed before it
+    assert "СПУСТИТЬСЯ НА ЗЕМЛЮ" not in text  # the stratagem printed after it
     assert {"6", "kt"} <= {e["edition"] for e in comparison["editions"]}  # overwatch: the same mechanic

@@ -60,8 +60,12 @@ def test_tsv_is_an_omegat_glossary(index: TermIndex) -> None:
     for line in lines:
         columns = line.split("\t")
         assert len(columns) == 3 and all(columns), line
-    assert "Hit roll\tбросок на попадание\thit-roll; preferred; 10e-core, 6e-assault, 7e-pp58-67" in lines
-    assert not [line for line in lines if "Ударная калитка" in line]  # no deprecated suggestions
+    # one row per status: 7e admits what 10e and 6e prefer
+    assert "Hit roll\tбросок на попадание\thit-roll; preferred; 10e-core, 6e-assault" in lines
+    assert "Hit roll\tбросок на попадание\thit-roll; admitted; 7e-pp58-67" in lines
+    # a mistranslation is a row, flagged, with the term to use
+    (bad,) = [line for line in lines if "\tУдарная калитка\t" in line]
+    assert "DO NOT USE (mistranslation; hit-roll; 10e-core)" in bad and "«бросок на попадание»" in bad
 
 
 def test_csv_loads(termbase: Termbase, index: TermIndex) -> None:

@@ -26,6 +26,7 @@ from kb.terms import (
     to_tbx,
     to_tsv,
     unmapped_english_terms,
+    unmapped_headings,
 )
 
 __all__ = ["COMMANDS"]
@@ -72,12 +73,18 @@ def _check_source(source_id: str | None) -> None:
         find_source(source_id)
 
 
+def _closest(query: str) -> list[str]:
+    """Concepts a query looks like, or names only a part of («Heavy Intercessor» → heavy)."""
+    finder = default_finder()
+    return list(dict.fromkeys(finder.closest(query) + [c.id for c in finder.search(query)]))[:6]
+
+
 def _resolve(query: str) -> list[Concept]:
-    found = default_finder().search(query)
+    found = default_finder().lookup(query)
     if not found:
-        close = default_finder().closest(query)
-        hint = f" Did you mean: {', '.join(close)}?" if close else " List all concepts with `rulekb terms`."
-        raise QueryError(f"No concept matches {query!r}.{hint}")
+        close = _closest(query)
+        hint = f" Closest: {', '.join(close)}." if close else " List all concepts with `rulekb terms`."
+        raise QueryError(f"No such term: {query!r}.{hint}")
     return found
 
 
@@ -212,11 +219,17 @@ def inconsistencies_command(source_id: str | None, as_json: bool) -> None:
 
 @terms.command("check")
 @click.argument("draft", type=click.File("r", encoding="utf-8"))
+@click.option("--source", "-s", "source_id", default=None, help="Check against this book's renderings (e.g. 10e-core).")
+@click.option("--edition", "-e", default=None, help="Check against the books of this edition (10, 6, 7, kt).")
 @click.option("--json", "as_json", is_flag=True, help="Print the flags as JSON.")
-def check(draft: IO[str], as_json: bool) -> None:
+def check(draft: IO[str], source_id: str | None, edition: str | None, as_json: bool) -> None:
     """Lint a draft translation: flag deprecated and mistranslated renderings (any inflection)
-    with line, column, concept and the preferred term. Exit status 1 when anything is flagged."""
-    flags = check_draft(draft.read(), default_termbase(), default_finder())
+    with line, column, concept and the rendering to use, in the draft's word form; with
+    --source or --edition, that book's rendering. One flag per occurrence. Exit status 1 when
+    anything is flagged."""
+    if source_id is not None and edition is not None:
+        raise click.UsageError("Give --source or --edition, not both.")
+    flags = check_draft(draft.read(), default_termbase(), default_finder(), source=source_id, edition=edition)
     if as_json:
         click.echo(json.dumps([vars(f) for f in flags], ensure_ascii=False, indent=1))
     else:
@@ -238,39 +251,49 @@ def stats() -> None:
 @terms.command("unmapped")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def unmapped(as_json: bool) -> None:
-    """English terms printed in the sources that no concept or [[ignore]] entry accounts for.
-    Exit status 1 when there are any."""
+    """English terms printed in the sources, and headings, that no concept or [[ignore]] entry
+    accounts for. Exit status 1 when there are any."""
     missing = unmapped_english_terms(default_termbase())
+    titles = unmapped_headings(default_termbase())
     if as_json:
-        click.echo(json.dumps([vars(t) for t in missing], ensure_ascii=False, indent=1))
+        rows = [vars(t) for t in missing] + [
+            {"source_id": h.source_id, "line": h.line, "text": h.text, "kind": "heading"} for h in titles
+        ]
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
     else:
         for term in missing:
             click.echo(f"{term.source_id}:{term.line}: {term.text!r} ({term.kind})")
-    if missing:
+        for heading in titles:
+            click.echo(f"{heading.source_id}:{heading.line}: {heading.text!r} (heading)")
+    if missing or titles:
         sys.exit(1)
 
 
 def _format_row(row: KwicRow, width: int) -> str:
     page = f" с. {row.page}" if row.page is not None else ""
     where = f"{row.source_id}:{row.line}{page}"
-    return f"{where:<20} {row.left:>{width}} [{row.match}] {row.right}"
+    sense = f"  ⟨{row.concept_id}: {row.evidence}⟩" if row.evidence else ""
+    return f"{where:<20} {row.left:>{width}} [{row.match}] {row.right}{sense}"
 
 
 @click.command("kwic")
 @click.argument("term", nargs=-1, required=True)
 @_SOURCE
 @click.option("--width", "-w", default=50, show_default=True, type=click.IntRange(5, 400), help="Characters of context each side.")
+@click.option("--phrase", "-p", is_flag=True, help="Search TERM as a literal phrase (any inflection), even if it names a concept.")
 @click.option("--json", "as_json", is_flag=True, help="Print rows as JSON.")
-def kwic_command(term: tuple[str, ...], source_id: str | None, width: int, as_json: bool) -> None:
-    """Every occurrence of a concept's renderings in context, with source, page and line.
+def kwic_command(term: tuple[str, ...], source_id: str | None, width: int, phrase: bool, as_json: bool) -> None:
+    """Every occurrence of a concept's renderings in context, with source, page and line; for a
+    string that renders several concepts, the sense each line counts for and why.
 
-    TERM is a concept (id, English, Russian, slang) or, failing that, any phrase."""
+    TERM is a concept (id, English, Russian, slang) or, failing that — and always with
+    --phrase — a literal phrase."""
     _check_source(source_id)
     text = " ".join(term)
-    rows = kwic(text, source_id, width)
+    rows = kwic(text, source_id, width, phrase=phrase)
     if not rows:
-        close = default_finder().closest(text)
-        hint = f" Did you mean: {', '.join(close)}?" if close else ""
+        close = _closest(text)
+        hint = f" Closest terms: {', '.join(close)}." if close else ""
         raise QueryError(f"No occurrence of {text!r} in the sources.{hint}")
     if as_json:
         click.echo(json.dumps([vars(r) for r in rows], ensure_ascii=False, indent=1))

@@ -19,20 +19,26 @@ bp = Blueprint("rules", __name__)
 
 
 def term_context(build: Build, source_id: str) -> RenderContext:
-    """Term senses and the lemma matcher of this build (made once per build)."""
-    cached = build.__dict__.get("_term_parts")
-    if cached is None:
+    """Term senses and the lemma matcher of one book of this build (made once per build and
+    book): a rule page's tooltips know only that book's renderings, so «отряд» in the 6th
+    edition is a unit, not Kill Team's squad. An empty ``source_id`` prepares every book."""
+    parts: dict[str, tuple[dict[str, TermSense], TermMatcher]] = build.__dict__.setdefault("_term_parts", {})
+    if source_id not in parts:
         senses: dict[str, TermSense] = {}
-        phrases: list[tuple[str, str]] = []
+        phrases: dict[str, list[tuple[str, str]]] = {}
+        # a rendering printed only as a heading («Тяжелый») is ordinary Russian in a sentence
+        titles = {(n.source_id, n.lines[0]) for n in build.nodes.values() if not n.is_leaf}
         for concept in build.concepts.values():
             per_source: dict[str, list[tuple[str, str]]] = {}
             for r in concept.renderings:
                 per_source.setdefault(r.source_id, []).append((r.text, r.status))
-                phrases.append((r.text, concept.id))
+                if not r.lines or not all((r.source_id, line) in titles for line in r.lines):
+                    phrases.setdefault(r.source_id, []).append((r.text, concept.id))
             senses[concept.id] = TermSense(concept.id, concept.english, concept.definition, per_source)
-        cached = (senses, TermMatcher(phrases))
-        build.__dict__["_term_parts"] = cached
-    senses_, matcher = cached
+        for source, pairs in phrases.items():
+            parts.setdefault(source, (senses, TermMatcher(pairs)))
+        parts.setdefault(source_id, (senses, TermMatcher([])))
+    senses_, matcher = parts[source_id]
     return RenderContext(source_id=source_id, senses=senses_, matcher=matcher, concept_url=url_for("concepts.index") + "/")
 
 
@@ -48,6 +54,7 @@ def _xrefs(build: Build, node: RuleNode) -> dict[str, str]:
 def render_node(build: Build, node: RuleNode) -> Any:
     ctx = term_context(build, node.source_id)
     ctx.xrefs = _xrefs(build, node)
+    ctx.prefer = frozenset(build.node_concepts(node))
     return render_text(node.text_clean or node.text, ctx)
 
 
