@@ -32,6 +32,7 @@ from engine.attack import AttackResult
 from engine.dice import DiceExpr, parse_dice
 from engine.editions import Edition, get_edition
 from engine.errors import EngineError, ProfileError
+from engine.limits import ATTACKERS_MAX, MODELS_MAX, WOUNDS_MAX, check_profile
 from engine.profiles import Defender, Profile, Rerolls, Situation, Weapon, parse_abilities
 from engine.rolls import parse_reroll
 
@@ -80,6 +81,8 @@ def _keys(section: Mapping[str, Any], name: str, known: set[str] | dict[str, str
 def _int(value: Any, field: str, low: int | None = None, high: int | None = None, allow_none: bool = False) -> Any:
     if value is None and allow_none:
         return None
+    if isinstance(value, str) and len(value) > 12:
+        raise ProfileError(field, f"must be a whole number, got a string of {len(value)} characters.")
     if isinstance(value, str) and value.strip().rstrip("+").lstrip("-").isdigit():
         value = int(value.strip().rstrip("+"))
     if isinstance(value, bool) or not isinstance(value, int):
@@ -164,10 +167,10 @@ def parse_profile(data: Mapping[str, Any]) -> tuple[Edition, Profile]:
     if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
         raise ProfileError("defender.keywords", f"must be a list of strings, got {keywords!r}.")
     defender = Defender(
-        models=_int(d.get("models", 1), "defender.models", 1, 500),
+        models=_int(d.get("models", 1), "defender.models", 1, MODELS_MAX),
         toughness=_int(d.get("toughness", 4), "defender.toughness", 1, 30),
         save=_int(d.get("save", 4), "defender.save", 2, 7, allow_none=True),
-        wounds=_int(d.get("wounds", 1), "defender.wounds", 1, 100),
+        wounds=_int(d.get("wounds", 1), "defender.wounds", 1, WOUNDS_MAX),
         invulnerable=_int(d.get("invulnerable"), "defender.invulnerable", 2, 6, allow_none=True),
         fnp=_int(d.get("fnp"), "defender.fnp", 2, 6, allow_none=True),
         keywords=tuple(k.upper() for k in keywords),
@@ -184,7 +187,7 @@ def parse_profile(data: Mapping[str, Any]) -> tuple[Edition, Profile]:
         raise ProfileError("rerolls", str(exc)) from exc
     profile = Profile(
         weapon=weapon,
-        attackers=_int(a.get("models", 1), "attacker.models", 1, 200),
+        attackers=_int(a.get("models", 1), "attacker.models", 1, ATTACKERS_MAX),
         defender=defender,
         situation=situation,
         hit_modifier=_int(modifiers.get("hit", 0), "modifiers.hit", -6, 6),
@@ -194,6 +197,7 @@ def parse_profile(data: Mapping[str, Any]) -> tuple[Edition, Profile]:
         rerolls=rerolls,
         devastating_spill=_bool(options.get("devastating_spill", False), "options.devastating_spill"),
     )
+    check_profile(profile)  # the engine's limits (engine/limits.py), before any distribution is built
     return edition, profile
 
 

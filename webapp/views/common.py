@@ -10,6 +10,7 @@ from flask import current_app, g, url_for
 from corpus.errors import QueryError
 from corpus.models import EDITIONS, RuleNode
 from webapp.data import Build, edition_label, get_build
+from webapp.guard import absolute
 
 __all__ = [
     "EDITION_ALIASES",
@@ -95,7 +96,7 @@ def citation(build: Build, node: RuleNode) -> dict[str, Any]:
         "text": ", ".join(part for part in (source.get("title", node.source_id), page, lines) if part),
         "short": ", ".join(part for part in (node.source_id, page, lines) if part),
         "sha256": source.get("sha256", ""),
-        "permalink": url_for("rules.rule", node_id=node.id, _external=True),
+        "permalink": absolute(url_for("rules.rule", node_id=node.id), current_app.config.get("BASE_URL")),
     }
 
 
