@@ -168,7 +168,7 @@ def estimate_work(profile: Profile) -> Work:
     chain *= 1 + steps // 64
     if ab.devastating_wounds and profile.devastating_spill:
         chain *= 2 * (hits + 1)
-    parts = {"weapon.attacks": compound + mortal, "rerolls": single, "defender": chain}
+    parts = {"weapon.attacks": compound + mortal, "rerolls": single, "defender.models": chain}
     driver = max(parts, key=lambda k: parts[k])
     return Work(attacks=attacks, hits=hits, unit_wounds=unit_wounds, operations=sum(parts.values()), driver=driver)
 
