@@ -69,7 +69,7 @@ ATTACKS_MAX = 400
 #: The largest number of hits (attacks × (1 + the largest Sustained Hits roll)).
 HITS_MAX = 999
 #: Estimated integer operations of one profile (see :func:`estimate_work`).
-WORK_MAX = 6_000_000
+WORK_MAX = 4_000_000
 
 #: The limits by name, as the API description and the README state them.
 LIMITS: dict[str, int] = {
@@ -156,9 +156,9 @@ def estimate_work(profile: Profile) -> Work:
     compound = 8 * attacks * attacks * outcomes * outcomes // 2 * growth
     single = 0
     if profile.rerolls.hit.value == "single":
-        single += 4 * attacks * attacks * outcomes * outcomes * growth
+        single += 6 * attacks * attacks * outcomes * outcomes * growth
     if profile.rerolls.wound.value == "single":
-        single += hits * hits * hits * outcomes * 4 // 3 * (1 + hits // 64)
+        single += hits * hits * hits * outcomes * 2 * (1 + hits // 64)
     mortal = hits * hits * dmax * dvalues // 2 * growth if ab.devastating_wounds else 0
     capped = d.fnp is None
     steps = min(hits, unit_wounds) if capped else hits
