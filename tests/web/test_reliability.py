@@ -249,3 +249,14 @@ def test_a_search_index_damaged_under_a_running_worker_is_a_503(pristine: Path, 
     response = client.get("/api/search", query_string={"q": "дальность чарджа в шестой редакции"})
     assert response.status_code == 503 and "rulekb build" in response.get_json()["error"]
     gc.collect()  # close what the failed open left here, inside this test
+
+
+def test_the_api_description_states_the_engine_limits(client: FlaskClient) -> None:
+    from engine.limits import LIMITS
+
+    calc = client.get("/api/openapi.json").get_json()["paths"]["/api/calc"]
+    for method in ("get", "post"):
+        assert calc[method]["x-limits"] == LIMITS
+        for value in (LIMITS["dice_count"], LIMITS["attacks"], LIMITS["models"], LIMITS["wounds"]):
+            assert str(value) in calc[method]["description"]
+        assert {"400", "413", "503"} <= set(calc[method]["responses"])
