@@ -185,7 +185,7 @@ def build(
     out = Path(os.path.abspath(out or default_build_dir()))
     store = store_dir(out)
     store.mkdir(parents=True, exist_ok=True)
-    with _build_lock(store, out):
+    with _BuildLock(store, out):
         _clean_leftovers(out, store, log)
         stamp = f"{time.strftime('%Y%m%dT%H%M%S')}-{time.time_ns() % 1_000_000_000:09d}-{os.getpid()}"
         tmp = store / f".tmp-{stamp}"
@@ -245,7 +245,7 @@ def store_dir(out: Path) -> Path:
     return out.with_name(out.name + "s")
 
 
-class _build_lock:
+class _BuildLock:
     """An exclusive ``flock`` on ``builds/.lock`` for the whole build; released when the process dies."""
 
     def __init__(self, store: Path, out: Path) -> None:
@@ -295,6 +295,12 @@ def _switch_link(out: Path, final: Path, store: Path, stamp: str) -> None:
     os.symlink(os.path.relpath(final, out.parent), link)
     if out.is_dir() and not out.is_symlink():
         # A build directory written by an older rulekb: moved into the store once, then replaced by the link.
+        if not (out / "manifest.json").is_file() and any(out.iterdir()):
+            link.unlink()
+            raise CorpusError(
+                f"{str(out)!r} is a directory that is not a rulekb build (no manifest.json): give "
+                "`--build-dir` a path of its own; nothing was changed there."
+            )
         out.rename(store / f"legacy-{stamp}")
     os.replace(link, out)
     _fsync_dir(out.parent)

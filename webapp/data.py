@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import threading
 from collections import defaultdict
 from collections.abc import Iterable
@@ -356,12 +357,12 @@ def get_build(path: Path) -> Build:
     ``path`` is usually the ``build`` link: it is resolved on every call, so a new build switched in
     by ``rulekb build`` is picked up by the next request, and the one before it is dropped.
     """
-    link = Path(path).absolute()
-    path = link.resolve()
-    require_build(path)
+    link = Path(os.path.abspath(path))
+    path = Path(os.path.realpath(link))
     try:
-        stamp = (path / "manifest.json").stat().st_mtime_ns
+        stamp = os.stat(os.path.join(path, "manifest.json")).st_mtime_ns
     except OSError as exc:
+        require_build(path)  # the message with the fix when nothing is built there
         raise IndexMissingError(f"No knowledge base built at {str(path)!r}: run `rulekb build` first.") from exc
     cached = _CACHE.get(link)
     if cached is not None and cached[0] == stamp and cached[1].path == path:

@@ -153,3 +153,14 @@ def test_verify_build_names_the_damaged_file(first: Path) -> None:
     target.write_bytes(target.read_bytes()[:10])
     with pytest.raises(IndexMissingError, match=r"terms\.json.*rulekb build"):
         verify_build(first)
+
+
+def test_a_directory_that_is_not_a_build_is_never_moved(tmp_path: Path) -> None:
+    from corpus.errors import CorpusError
+
+    precious = tmp_path / "data"
+    precious.mkdir()
+    (precious / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(CorpusError, match="not a rulekb build"):
+        build(out=precious)
+    assert (precious / "notes.txt").read_text(encoding="utf-8") == "mine" and not precious.is_symlink()
