@@ -84,6 +84,7 @@ def cases() -> list[Case]:
     ]
     shapes = {
         "largest plain profile": {},
+        "largest plain unit (10 models)": {"attacker": {"models": 10}},
         "largest with Sustained Hits D6": {"weapon": {"abilities": ["sustained-hits d6"]}},
         "largest with single wound re-roll": {"rerolls": {"wound": "single"}},
         "largest with single re-rolls + Devastating": {"rerolls": {"hit": "single", "wound": "single"},

@@ -137,10 +137,11 @@ def estimate_work(profile: Profile) -> Work:
     unit's wounds once per unsaved wound. The products are of integers whose size grows with the
     number of dice, hence the factor ``1 + A/64``.
     """
-    w, ab, d = profile.weapon, profile.weapon.abilities, profile.defender
+    w, ab, d, sit = profile.weapon, profile.weapon.abilities, profile.defender, profile.situation
     a_high = _span(w.attacks)[1]
-    rf_high = _span(ab.rapid_fire)[1] if ab.rapid_fire is not None else 0
-    bonus = rf_high + (d.models // 5 if ab.blast else 0) + 2  # rapid fire, blast, charging / two weapons
+    rf_high = _span(ab.rapid_fire)[1] if ab.rapid_fire is not None and sit.half_range else 0
+    melee_bonus = (1 if sit.charged else 0) + (1 if sit.two_weapons else 0) if w.melee else 0  # 6th/7th
+    bonus = rf_high + (d.models // 5 if ab.blast else 0) + melee_bonus
     per_model = max(a_high, 1) + bonus
     attacks = profile.attackers * per_model
     sustained = _span(ab.sustained_hits)[1] if ab.sustained_hits is not None else 0

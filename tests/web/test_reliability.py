@@ -260,3 +260,18 @@ def test_the_api_description_states_the_engine_limits(client: FlaskClient) -> No
         for value in (LIMITS["dice_count"], LIMITS["attacks"], LIMITS["models"], LIMITS["wounds"]):
             assert str(value) in calc[method]["description"]
         assert {"400", "413", "503"} <= set(calc[method]["responses"])
+
+
+def test_a_calculation_past_its_time_budget_is_stopped_with_a_503(built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.calc
+
+    def endless(profile: Any) -> Any:
+        while True:
+            time.sleep(0.01)
+
+    monkeypatch.setattr(engine.calc, "calculate", endless)
+    client = create_app({"TESTING": True, "BUILD_DIR": built, "WARM_UP": False, "CALC_TIME_BUDGET": 0.3}).test_client()
+    response = client.get("/api/calc", query_string={"attacks": "D6"})  # without the budget: never returns
+    assert response.status_code == 503 and "0.3 s" in response.get_json()["error"]
+    page = client.get("/calc", query_string={"attacks": "D6"})
+    assert page.status_code == 503 and "0.3 s" in page.get_data(as_text=True)
