@@ -81,6 +81,13 @@ def cases() -> list[Case]:
         ("Host 64-char label", "GET", "/", None, {"Host": "a" * 64 + ".example"}),
         ("Host a..b", "GET", "/static/style.css", None, {"Host": "a..b"}),
         ("search 10 KB", "GET", "/search?" + urlencode({"q": "я" * 10_000}), None, {}),
+        ("search 500 characters", "GET", "/search?" + urlencode({"q": ("чардж овервотч " * 40)[:500]}), None, {}),
+        ("draft check 60 KB", "POST", "/terms/check",
+         urlencode({"draft": ("Отряд совершает чардж и получает укрытие. " * 1500)[:30_000]}).encode()[:64_000],
+         {"Content-Type": "application/x-www-form-urlencoded"}),
+        ("termbase export", "GET", "/terms.tbx", None, {}),
+        ("termbase JSON", "GET", "/api/terms", None, {}),
+        ("unknown rule with a long id", "GET", "/rules/" + "x" * 3000, None, {}),
     ]
     shapes = {
         "largest plain profile": {},
