@@ -18,6 +18,7 @@ import json
 import re
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from types import FrameType
@@ -32,6 +33,7 @@ __all__ = [
     "absolute",
     "check_strings",
     "read_json_body",
+    "request_budget",
     "time_budget",
     "valid_host",
 ]
@@ -143,17 +145,33 @@ class TimeBudgetExceeded(RulebaseError):
     """A computation ran past its time budget (the estimate of its work was wrong): 503."""
 
 
+def request_budget(seconds: float) -> float:
+    """What is left of one request's budget of ``seconds`` (two calculations side by side share it)."""
+    if seconds <= 0:
+        return 0.0
+    from flask import g
+
+    started: float = g.setdefault("rulekb_budget_started", time.monotonic())
+    left = seconds - (time.monotonic() - started)
+    if left <= 0:
+        raise TimeBudgetExceeded(f"The calculations took longer than {seconds:g} s in all; compare smaller profiles.")
+    return left
+
+
 @contextmanager
-def time_budget(seconds: float, what: str) -> Iterator[None]:
-    """Interrupt the block after ``seconds`` with :class:`TimeBudgetExceeded` (main thread only)."""
+def time_budget(seconds: float, what: str, budget: float | None = None) -> Iterator[None]:
+    """Interrupt the block after ``seconds`` with :class:`TimeBudgetExceeded` (main thread only).
+
+    ``budget`` is the whole budget the message states (``seconds`` may be what is left of it)."""
+    budget = seconds if budget is None else budget
     if seconds <= 0 or threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def expired(signum: int, frame: FrameType | None) -> None:
         raise TimeBudgetExceeded(
-            f"{what} took longer than {seconds:g} s and was stopped; use a smaller profile (fewer attacks or "
-            "models) and try again."
+            f"{what} took longer than its time budget ({budget:g} s) and was stopped; use a smaller profile "
+            "(fewer attacks or models) and try again."
         )
 
     previous = signal.signal(signal.SIGALRM, expired)

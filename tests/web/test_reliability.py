@@ -275,3 +275,19 @@ def test_a_calculation_past_its_time_budget_is_stopped_with_a_503(built: Path, m
     assert response.status_code == 503 and "0.3 s" in response.get_json()["error"]
     page = client.get("/calc", query_string={"attacks": "D6"})
     assert page.status_code == 503 and "0.3 s" in page.get_data(as_text=True)
+
+
+def test_two_editions_side_by_side_share_one_budget(built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.calc
+
+    real = engine.calc.calculate
+
+    def slow(profile: Any) -> Any:
+        time.sleep(0.2)
+        return real(profile)
+
+    monkeypatch.setattr(engine.calc, "calculate", slow)
+    client = create_app({"TESTING": True, "BUILD_DIR": built, "WARM_UP": False, "CALC_TIME_BUDGET": 0.3}).test_client()
+    assert client.get("/calc", query_string={"attacks": "D6"}).status_code == 200  # one: 0.2 s of 0.3
+    page = client.get("/calc", query_string={"attacks": "D6", "compare": "6"})  # two: 0.4 s of 0.3
+    assert page.status_code == 503

@@ -257,10 +257,11 @@ def calculate(profile_data: dict[str, Any]) -> dict[str, Any]:
         module = importlib.import_module("engine.calc")
     except ImportError:
         abort(503, description="Калькулятор недоступен: в этой установке нет движка (engine.calc).")
-    from webapp.guard import time_budget
+    from webapp.guard import request_budget, time_budget
 
     try:
-        with time_budget(float(current_app.config.get("CALC_TIME_BUDGET") or 0), "The calculation"):
+        budget = float(current_app.config.get("CALC_TIME_BUDGET") or 0)
+        with time_budget(request_budget(budget), "The calculation", budget):
             result: dict[str, Any] = module.calculate(profile_data)
     except ValueError as exc:
         if isinstance(exc, RulebaseError):
