@@ -154,6 +154,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=4, help="concurrent client connections")
     parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per route at most")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    parser.add_argument("--port", type=int, default=0, help="serve on this port (default: a free one)")
     parser.add_argument("--build-dir", type=Path, default=None, help="serve this build (default: build a fresh one)")
     parser.add_argument("--questions", type=Path, default=ROOT / "tests" / "data" / "eval.jsonl")
     args = parser.parse_args()
@@ -177,7 +178,7 @@ def main() -> None:
     api_paths = [f"/api/ask?q={quote(q)}&limit=5" for q in asked]
     rule_paths = [f"/rules/{quote(n.id)}" for n in leaves]
 
-    port = free_port()
+    port = args.port or free_port()
     env = {**os.environ, "RULEKB_BUILD_DIR": str(build_dir)}
     command = [
         str(ROOT / ".venv" / "bin" / "gunicorn"), "-w", str(args.workers), "-k", "sync",

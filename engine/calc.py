@@ -32,6 +32,7 @@ from engine.attack import AttackResult
 from engine.dice import DiceExpr, parse_dice
 from engine.editions import Edition, get_edition
 from engine.errors import EngineError, ProfileError
+from engine.limits import ATTACKERS_MAX, MODELS_MAX, WORK_MAX, WOUNDS_MAX, check_profile
 from engine.profiles import Defender, Profile, Rerolls, Situation, Weapon, parse_abilities
 from engine.rolls import parse_reroll
 from engine.rolltests import run_test
@@ -91,6 +92,8 @@ def _keys(section: Mapping[str, Any], name: str, known: set[str] | dict[str, str
 def _int(value: Any, field: str, low: int | None = None, high: int | None = None, allow_none: bool = False) -> Any:
     if value is None and allow_none:
         return None
+    if isinstance(value, str) and len(value) > 12:
+        raise ProfileError(field, f"must be a whole number, got a string of {len(value)} characters.")
     if isinstance(value, str) and value.strip().rstrip("+").lstrip("-").isdigit():
         value = int(value.strip().rstrip("+"))
     if isinstance(value, bool) or not isinstance(value, int):
@@ -159,7 +162,7 @@ def _weapon(edition: Edition, weapon_in: Mapping[str, Any], attacker: Mapping[st
         abilities=abilities,
     )
     field = f"{where}.models" if "models" in weapon_in else "attacker.models"
-    return weapon, _int(users, field, 1, 200)
+    return weapon, _int(users, field, 1, ATTACKERS_MAX)
 
 
 def _defender(defender_in: Mapping[str, Any]) -> list[Defender]:
@@ -189,10 +192,10 @@ def _defender(defender_in: Mapping[str, Any]) -> list[Defender]:
     for n, g in enumerate(groups):
         where = "defender" if groups_in is None else f"defender.groups[{n}]"
         defender = Defender(
-            models=_int(g.get("models", 1), f"{where}.models", 1, 500),
+            models=_int(g.get("models", 1), f"{where}.models", 1, MODELS_MAX),
             toughness=_int(g.get("toughness", 4), "defender.toughness", 1, 30),
             save=_int(g.get("save", 4), f"{where}.save", 2, 7, allow_none=True),
-            wounds=_int(g.get("wounds", 1), f"{where}.wounds", 1, 100),
+            wounds=_int(g.get("wounds", 1), f"{where}.wounds", 1, WOUNDS_MAX),
             invulnerable=_int(g.get("invulnerable"), f"{where}.invulnerable", 2, 6, allow_none=True),
             fnp=_int(g.get("fnp"), f"{where}.fnp", 2, 6, allow_none=True),
             keywords=tuple(k.upper() for k in keywords),
@@ -255,8 +258,18 @@ def parse_profiles(data: Mapping[str, Any]) -> tuple[Edition, list[list[Profile]
         "critical_wound_on": _int(criticals.get("wound", 6), "criticals.wound", 2, 6),
         "devastating_spill": _bool(options.get("devastating_spill", False), "options.devastating_spill"),
     }
-    return edition, [[Profile(weapon=weapon, attackers=users, defender=defender, **common)
-                      for defender in groups] for weapon, users in weapons]
+    profiles = [[Profile(weapon=weapon, attackers=users, defender=defender, **common)
+                 for defender in groups] for weapon, users in weapons]
+    # The engine's limits (engine/limits.py), before any distribution is built: each weapon against each
+    # group, and the weapons together.
+    work = 0
+    for row in profiles:
+        work += max(check_profile(profile).operations for profile in row)
+    if work > WORK_MAX:
+        raise ProfileError("weapons", f"these {len(profiles)} weapons need about {work / 1e6:.0f} million steps of "
+                           f"exact arithmetic together; the engine answers up to {WORK_MAX / 1e6:.0f} million. "
+                           "Use fewer weapons or attacks.")
+    return edition, profiles
 
 
 def parse_profile(data: Mapping[str, Any]) -> tuple[Edition, Profile]:

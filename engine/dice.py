@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from engine.concepts import cite, rule
 from engine.errors import DiceError
+from engine.limits import check_dice
 
 __all__ = ["D3", "D6", "DiceExpr", "Dist", "parse_dice"]
 
@@ -347,7 +348,10 @@ def parse_dice(text: str | int) -> DiceExpr:
     if isinstance(text, int):
         if text < 0:
             raise DiceError(f"Dice value {text!r} is negative.")
+        check_dice(text, 0, 1, 1, text)
         return DiceExpr.const(text)
+    if len(str(text)) > 40:
+        raise DiceError(f"Dice expression {str(text)[:20]!r}… is {len(str(text))} characters long; write it like 'D6'.")
     match = _EXPR.match(str(text))
     if not match:
         raise DiceError(
@@ -356,11 +360,13 @@ def parse_dice(text: str | int) -> DiceExpr:
     plus = int(match["plus"] or 0) * (-1 if match["sign"] in ("-", "−") else 1)
     mult = int(match["mult"] or 1)
     if match["const"] is not None:
+        check_dice(text, 0, 1, mult, int(match["const"]) * mult + plus)
         return DiceExpr(count=0, plus=int(match["const"]) * mult + plus)
     count = int(match["count"]) if match["count"] else 1
     sides = int(match["sides"])
     if count == 0 or sides == 0:
         raise DiceError(f"Dice expression {text!r} rolls no dice; write e.g. 'D6' or '2D6'.")
+    check_dice(text, count, sides, mult, plus)
     return DiceExpr(count=count, sides=sides, plus=plus, multiplier=mult)
 
 

@@ -26,6 +26,8 @@ DEFAULTS: dict[str, Any] = {
     "API_MAX_LIMIT": 50,  # largest ?limit= of /api/ask and /api/search
     "SEND_FILE_MAX_AGE_DEFAULT": 7 * 24 * 3600,  # static assets are fingerprinted (?v=hash)
     "WARM_UP": True,  # the first request of a worker warms the termbase and matcher caches in a thread
+    "BASE_URL": None,  # e.g. "https://rulekb.example" for absolute permalinks; None: relative paths
+    "CALC_TIME_BUDGET": 1.5,  # seconds a calculation may run in a worker's main thread before a 503
     "JSON_AS_ASCII": False,
 }
 
@@ -63,7 +65,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     register(app)
     _install_helpers(app)
+    _install_guards(app)
     return app
+
+
+def _install_guards(app: Flask) -> None:
+    """A malformed Host header is answered 400 before Flask binds its URL map (webapp/guard.py)."""
+    from webapp.guard import HostGuard
+
+    app.wsgi_app = HostGuard(app.wsgi_app, SECURITY_HEADERS)  # type: ignore[method-assign]
 
 
 def _install_helpers(app: Flask) -> None:

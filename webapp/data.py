@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import threading
 from collections import defaultdict
 from collections.abc import Iterable
@@ -24,7 +25,7 @@ from typing import Any
 from corpus.errors import IndexMissingError, RulebaseError
 from corpus.models import EDITIONS, NodeKind, RuleNode
 from kb.analysis import fold
-from kb.build import load_nodes, read_manifest, require_build
+from kb.build import load_nodes, read_manifest, require_build, verify_build
 
 __all__ = [
     "Build",
@@ -351,21 +352,40 @@ def suggest(wanted: str, nodes: Iterable[RuleNode], n: int = 5) -> list[RuleNode
 
 
 def get_build(path: Path) -> Build:
-    """The build at ``path``, loaded once per process and reloaded when the manifest changes."""
-    path = Path(path).resolve()
-    require_build(path)
+    """The build at ``path``, loaded once per process and reloaded when the manifest changes.
+
+    ``path`` is usually the ``build`` link: it is resolved on every call, so a new build switched in
+    by ``rulekb build`` is picked up by the next request, and the one before it is dropped.
+    """
+    link = Path(os.path.abspath(path))
+    path = Path(os.path.realpath(link))
     try:
-        stamp = (path / "manifest.json").stat().st_mtime_ns
+        stamp = os.stat(os.path.join(path, "manifest.json")).st_mtime_ns
     except OSError as exc:
+        require_build(path)  # the message with the fix when nothing is built there
         raise IndexMissingError(f"No knowledge base built at {str(path)!r}: run `rulekb build` first.") from exc
-    cached = _CACHE.get(path)
-    if cached is not None and cached[0] == stamp:
+    cached = _CACHE.get(link)
+    if cached is not None and cached[0] == stamp and cached[1].path == path:
         return cached[1]
     with _LOCK:
-        cached = _CACHE.get(path)
-        if cached is not None and cached[0] == stamp:
+        cached = _CACHE.get(link)
+        if cached is not None and cached[0] == stamp and cached[1].path == path:
             return cached[1]
-        build = Build.load(path)
+        build = _load_checked(path)
         build.stamp = stamp
-        _CACHE[path] = (stamp, build)
+        _CACHE[link] = (stamp, build)
         return build
+
+
+def _load_checked(path: Path) -> Build:
+    """Load a build after checking every file against its manifest; any damage is an IndexMissingError (503)."""
+    verify_build(path, hashes=True, skip=("index/",))  # the search index is checked when it fails
+    try:
+        return Build.load(path)
+    except RulebaseError:
+        raise
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+        raise IndexMissingError(
+            f"The knowledge base at {str(path)!r} is damaged ({type(exc).__name__}: {str(exc)[:200]}): "
+            "run `rulekb build`."
+        ) from exc

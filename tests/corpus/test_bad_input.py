@@ -83,7 +83,8 @@ def test_failed_build_keeps_the_last_good_one(tmp_path: Path, sources_dir: Path)
     with pytest.raises(CorpusError):
         build(out=out, corpus_dir=sources_dir)
     assert (out / "nodes.json").read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["build", "sources"]  # no temp dir left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["build", "builds", "sources"]
+    assert not list((tmp_path / "builds").glob(".tmp-*"))  # no temp dir left
 
 
 def test_cli_reports_one_line_and_exit_2(tmp_path: Path) -> None:

@@ -290,7 +290,8 @@ def test_calc_batch_cli(tmp_path: Path) -> None:
 
 
 def test_an_oversized_mixed_unit_is_refused_before_any_work() -> None:
-    weapon = {"attacks": 200, "skill": 3, "strength": 5, "damage": "D6", "abilities": ["devastating-wounds"]}
+    weapon = {"attacks": 60, "skill": 3, "strength": 5, "damage": "D6",
+              "abilities": ["devastating-wounds", "sustained-hits 1"]}
     with pytest.raises(ProfileError) as info:
         calculate({"edition": "10", "weapon": weapon,
                    "defender": {"toughness": 4, "groups": [{"models": 50, "wounds": 3}, {"models": 1, "wounds": 5}]}})

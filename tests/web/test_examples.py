@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+from kb.build import seal_build
 from webapp import create_app
 
 
@@ -35,6 +36,7 @@ def test_rule_page_renders_a_worked_example_with_its_chart(built: Path, tmp_path
     copy = tmp_path / "build"
     shutil.copytree(built, copy)
     (copy / "examples.json").write_text(json.dumps([example], ensure_ascii=False), encoding="utf-8")
+    seal_build(copy)  # the edited build is whole again
     client = create_app({"TESTING": True, "BUILD_DIR": copy}).test_client()
     html = client.get(f"/rules/{node.id}").get_data(as_text=True)
     section = html.split('aria-label="Разобранные примеры"')[1]

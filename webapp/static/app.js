@@ -65,6 +65,8 @@
   document.querySelectorAll("button.copy[data-copy]").forEach(function (button) {
     var target = document.querySelector(button.getAttribute("data-copy"));
     if (!target) return;
+    // A relative permalink (no BASE_URL configured) becomes absolute on this page's own address.
+    if (target.value && target.value.charAt(0) === "/") target.value = new URL(target.value, location.href).href;
     button.hidden = false;
     button.addEventListener("click", function () {
       copyText(target.value || target.textContent, button);

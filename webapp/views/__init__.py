@@ -15,6 +15,7 @@ from werkzeug.exceptions import HTTPException
 from corpus.errors import IndexMissingError, QueryError, RulebaseError
 from corpus.models import EDITIONS
 from webapp.data import edition_label
+from webapp.guard import TimeBudgetExceeded
 from webapp.render import STATUS_LABELS, bar_chart_svg, flat, number, percent
 
 __all__ = ["register"]
@@ -24,7 +25,13 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.path.endswith((".json", ".tsv", ".csv", ".tbx"))
 
 
+def _printable(text: str) -> str:
+    """``text`` without lone surrogates (a visitor's input quoted in a message must still encode)."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def _error(status: int, title: str, message: str, **extra: Any) -> tuple[Response | str, int]:
+    message = _printable(message)
     if _wants_json():
         return jsonify({"error": message, "status": status, **extra}), status
     return render_template("error.html", status=status, title=title, message=message, **extra), status
@@ -52,6 +59,19 @@ def _suggestions() -> list[Any]:
                 for n in build.suggest(wanted)
             ]
     return []
+
+
+def _damaged_build() -> IndexMissingError | None:
+    """The damage of this app's build, if every file it lists is not there whole (checked after a failure)."""
+    from kb.build import verify_build
+
+    try:
+        verify_build(current_app.config["BUILD_DIR"])
+    except IndexMissingError as exc:
+        return exc
+    except Exception:  # the check itself must never turn a 500 into another 500
+        return None
+    return None
 
 
 def register(app: Flask) -> None:
@@ -82,6 +102,10 @@ def register(app: Flask) -> None:
             remedy="rulekb build",
         )
 
+    @app.errorhandler(TimeBudgetExceeded)
+    def _too_long(exc: TimeBudgetExceeded) -> tuple[Response | str, int]:
+        return _error(503, "Слишком долгий расчёт", exc.message)
+
     @app.errorhandler(QueryError)
     def _query(exc: QueryError) -> tuple[Response | str, int]:
         return _error(400, "Неверный запрос", exc.message)
@@ -110,5 +134,9 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> tuple[Response | str, int]:
+        damaged = _damaged_build()
+        if damaged is not None:  # a file of the build broke under a reader (e.g. the search index)
+            current_app.logger.warning("damaged build on %s: %s", request.path, damaged.message)
+            return _missing(damaged)
         current_app.logger.exception("unexpected error on %s", request.path)
         return _error(500, "Внутренняя ошибка", "Что-то сломалось на сервере; ошибка записана в журнал.")

@@ -131,10 +131,9 @@ def calc() -> Response | tuple[Response, int]:
     from webapp.views.calc import calculate, profile_from_args
 
     if request.method == "POST":
-        payload = request.get_json(silent=True)
-        if not isinstance(payload, dict):
-            raise QueryError("POST a JSON object: the attack profile (see /api/openapi.json).")
-        profile = payload
+        from webapp.guard import read_json_body
+
+        profile = read_json_body(request.get_data(cache=False), request.mimetype)
     else:
         profile = profile_from_args(request.args)
     return jsonify(calculate(profile))

@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, current_app, render_template, request
 
-from corpus.errors import QueryError
+from corpus.errors import QueryError, RulebaseError
+from engine.limits import ATTACKERS_MAX, MODELS_MAX, WOUNDS_MAX
 
 __all__ = ["FIELDS", "Field", "bp", "calculate", "profile_from_args"]
 
@@ -87,7 +88,7 @@ FIELDS: tuple[Field, ...] = (
         "compare", "Сравнить с редакцией", "choice", "", "edition", "A second edition shown side by side.",
         choices=(("", "—"), *EDITION_CHOICES), blank=True,
     ),
-    Field("attackers", "Атакующих моделей", "integer", 5, "attacker", "Attacking models.", 1, 100),
+    Field("attackers", "Атакующих моделей", "integer", 5, "attacker", "Attacking models.", 1, ATTACKERS_MAX),
     Field("melee", "Ближний бой", "boolean", False, "weapon", "A melee weapon (else shooting)."),
     Field("attacks", "Атаки (A)", "dice", "2", "weapon", "Attacks per model: 2, D6, D3+1…"),
     Field(
@@ -115,11 +116,11 @@ FIELDS: tuple[Field, ...] = (
           editions=("10",), blank=True),
     Field("anti", "Анти-КЛЮЧЕВОЕ СЛОВО X+", "string", "", "weapon",
           "Anti-KEYWORD X+ as «VEHICLE 4» (10th).", editions=("10",), blank=True),
-    Field("models", "Моделей в цели", "integer", 5, "defender", "Models in the target unit.", 1, 100),
+    Field("models", "Моделей в цели", "integer", 5, "defender", "Models in the target unit.", 1, MODELS_MAX),
     Field("toughness", "Стойкость (T)", "integer", 4, "defender", "Toughness.", 1, 20),
     Field("save", "Спасбросок (Sv)", "integer", 3, "defender", "Armour save target (3 means 3+); empty: none.",
           2, 7, blank=True),
-    Field("wounds", "Раны (W)", "integer", 2, "defender", "Wounds per model.", 1, 30),
+    Field("wounds", "Раны (W)", "integer", 2, "defender", "Wounds per model.", 1, WOUNDS_MAX),
     Field("invulnerable", "Неуязвимый спасбросок", "integer", None, "defender",
           "Invulnerable save target; empty: none.", 2, 6, blank=True),
     Field("fnp", "Не чувствовать боли", "integer", None, "defender", "Feel No Pain target (10th); empty: none.",
@@ -256,9 +257,15 @@ def calculate(profile_data: dict[str, Any]) -> dict[str, Any]:
         module = importlib.import_module("engine.calc")
     except ImportError:
         abort(503, description="Калькулятор недоступен: в этой установке нет движка (engine.calc).")
+    from webapp.guard import request_budget, time_budget
+
     try:
-        result: dict[str, Any] = module.calculate(profile_data)
+        budget = float(current_app.config.get("CALC_TIME_BUDGET") or 0)
+        with time_budget(request_budget(budget), "The calculation", budget):
+            result: dict[str, Any] = module.calculate(profile_data)
     except ValueError as exc:
+        if isinstance(exc, RulebaseError):
+            raise
         from webapp.data import edition_label
 
         where = edition_label(str(profile_data.get("edition")))

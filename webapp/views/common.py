@@ -10,6 +10,7 @@ from flask import current_app, g, url_for
 from corpus.errors import QueryError
 from corpus.models import EDITIONS, RuleNode
 from webapp.data import Build, edition_label, get_build
+from webapp.guard import absolute
 
 __all__ = [
     "EDITION_ALIASES",
@@ -80,6 +81,19 @@ def parse_limit(raw: str | None, default: int) -> int:
     return value
 
 
+def base_url() -> str | None:
+    """Where permalinks point: ``BASE_URL``, else the configured ``SERVER_NAME``, else nothing (relative).
+
+    Both are the operator's settings; the visitor's ``Host`` header is never used.
+    """
+    config = current_app.config
+    if config.get("BASE_URL"):
+        return str(config["BASE_URL"])
+    if config.get("SERVER_NAME"):
+        return f"{config.get('PREFERRED_URL_SCHEME') or 'http'}://{config['SERVER_NAME']}"
+    return None
+
+
 def citation(build: Build, node: RuleNode) -> dict[str, Any]:
     """Book, edition, page and lines of a node, and its permalink."""
     source = build.source(node.source_id)
@@ -95,7 +109,7 @@ def citation(build: Build, node: RuleNode) -> dict[str, Any]:
         "text": ", ".join(part for part in (source.get("title", node.source_id), page, lines) if part),
         "short": ", ".join(part for part in (node.source_id, page, lines) if part),
         "sha256": source.get("sha256", ""),
-        "permalink": url_for("rules.rule", node_id=node.id, _external=True),
+        "permalink": absolute(url_for("rules.rule", node_id=node.id), base_url()),
     }
 
 

@@ -22,6 +22,29 @@ def _errors(*codes: int) -> dict[str, Any]:
     return {str(code): _json(_ERROR, text[code]) for code in codes}
 
 
+def _calc_limits() -> tuple[str, dict[str, Any]]:
+    """The engine's limits (engine/limits.py) as the calculator routes state them, and their 4xx/503 answers."""
+    from engine import limits
+
+    text = (
+        f" Limits, checked before any work (a 400 names the field, the limit and why): dice of at most "
+        f"{limits.DICE_COUNT_MAX} dice of at most {limits.DICE_SIDES_MAX} sides, a multiplier up to "
+        f"{limits.DICE_MULTIPLIER_MAX}, values and `+N` up to {limits.DICE_VALUE_MAX}; up to "
+        f"{limits.ATTACKERS_MAX} attacking models, {limits.MODELS_MAX} target models of up to {limits.WOUNDS_MAX} "
+        f"wounds; up to {limits.ATTACKS_MAX} attacks and {limits.HITS_MAX} hits in all; and at most "
+        f"{limits.WORK_MAX:,} estimated steps of exact arithmetic (many attacks with Sustained Hits, single "
+        "re-rolls, Feel No Pain or large units add up). A calculation running past the time budget "
+        "(`CALC_TIME_BUDGET`) is stopped with a 503. Bodies: JSON objects of at most 8 levels, valid Unicode "
+        "(no lone surrogates), at most `MAX_CONTENT_LENGTH` bytes (413)."
+    )
+    errors = {
+        **_errors(400),
+        "413": _json(_ERROR, "The body is larger than the server accepts."),
+        "503": _json(_ERROR, "The calculation ran past its time budget and was stopped."),
+    }
+    return text, {"x-limits": dict(limits.LIMITS), "errors": errors}
+
+
 def _query(name: str, description: str, schema: dict[str, Any], required: bool = False) -> dict[str, Any]:
     return {"name": name, "in": "query", "required": required, "description": description, "schema": schema}
 
@@ -168,6 +191,7 @@ def document(max_limit: int) -> dict[str, Any]:
             "steps": {"type": "array"},
         },
     }
+    limits_text, limits_extra = _calc_limits()
     return {
         "openapi": "3.1.0",
         "info": {
@@ -271,13 +295,19 @@ def document(max_limit: int) -> dict[str, Any]:
             "/api/calc": {
                 "get": {
                     "summary": "The attack calculator with the same parameters as the /calc page.",
+                    "description": "GET with the page's parameters." + limits_text,
+                    "x-limits": limits_extra["x-limits"],
                     "parameters": _calc_parameters(),
-                    "responses": {"200": _json(calc, "Expected values and exact distributions."), **_errors(400)},
+                    "responses": {"200": _json(calc, "Expected values and exact distributions."),
+                                  **limits_extra["errors"]},
                 },
                 "post": {
                     "summary": "The attack calculator on a profile posted as JSON (the `rulekb calc --json` input).",
+                    "description": "POST the profile object." + limits_text,
+                    "x-limits": limits_extra["x-limits"],
                     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
-                    "responses": {"200": _json(calc, "Expected values and exact distributions."), **_errors(400)},
+                    "responses": {"200": _json(calc, "Expected values and exact distributions."),
+                                  **limits_extra["errors"]},
                 },
             },
             "/api/openapi.json": {
