@@ -259,6 +259,26 @@ def ask(
     use_faq: bool = True,
 ) -> dict[str, Any]:
     """Answer one question; the ``rulekb ask --json`` object (see the module docstring)."""
+    from kb.card import compose_card
+
+    result, entry = _ask(question, edition=edition, limit=limit, build_dir=build_dir, question_id=question_id,
+                         use_faq=use_faq)
+    citations = [] if entry is None else [
+        {"source": c.source, "lines": list(c.lines), "quotes": list(c.quotes)} for c in entry.citations
+    ]
+    result["card"] = compose_card(result, citations)
+    return result
+
+
+def _ask(
+    question: str,
+    *,
+    edition: str | None,
+    limit: int,
+    build_dir: Path | None,
+    question_id: str | None,
+    use_faq: bool,
+) -> tuple[dict[str, Any], Any]:
     check_limit(limit)
     index = get_index(build_dir)
     parsed = index.parse(question, edition)
@@ -275,8 +295,9 @@ def ask(
         "confidence": 0.0,
         "hits": [],
     }
+    entry: Any = None
     if parsed.empty:
-        return result
+        return result, entry
     hits = search_parsed(index, parsed, max(limit, FAQ_CONFIRM_DEPTH), snippets=False)
     faq = pick_faq(index, parsed, hits) if use_faq else None
     if faq is not None:
@@ -290,13 +311,13 @@ def ask(
             "score": round(score, 4),
         }
     if not hits:
-        return result
+        return result, entry
     best = index.features[hits[0].node_id]
     confidence = coverage(index, parsed, best)
     result["confidence"] = round(confidence, 4)
     threshold = ANSWER_THRESHOLD_CONCEPT if parsed.concepts else ANSWER_THRESHOLD
     if faq is None and confidence < threshold:
-        return result
+        return result, entry
     text = answer_sentences(index, parsed, best)
     result["answer"] = {"text": text, "node_id": best.id, "html": highlight_numbers(text)}
     if parsed.compare:
@@ -308,7 +329,7 @@ def ask(
     shown = hits[:limit]
     fill_snippets(parsed, shown, index)
     result["hits"] = [hit.to_json() for hit in shown]
-    return result
+    return result, entry
 
 
 def ask_batch(

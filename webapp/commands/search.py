@@ -162,12 +162,34 @@ def ask(
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics (and every question's rank) as JSON.")
 @click.option("--no-faq", is_flag=True, help="Measure retrieval alone, without the curated FAQ.")
 @click.option("--only", default=None, help="Only questions whose id starts with this prefix (e.g. 'e-').")
+@click.option(
+    "--answers",
+    is_flag=True,
+    help="Score the answer card instead: the share whose text carries every answer keyword, by kind, "
+    "language, style and source; wrong-edition cards; FAQ precision.",
+)
 @BUILD_DIR
 def evaluate(
-    file: Path, baseline: bool, limit: int, as_json: bool, no_faq: bool, only: str | None, build_dir: Path | None
+    file: Path, baseline: bool, limit: int, as_json: bool, no_faq: bool, only: str | None, answers: bool,
+    build_dir: Path | None,
 ) -> None:
     """Measure retrieval on FILE.jsonl: R@1, R@3, R@5, MRR@10 overall and by kind, language, source."""
     from kb.evaluate import baseline_ranker, evaluate_file, format_report
+
+    if answers:
+        from kb.answer_eval import evaluate_answers, format_answer_report, load_answer_rows
+
+        rows = load_answer_rows(file)
+        if only is not None:
+            rows = [r for r in rows if r.id.startswith(only)]
+        if not rows:
+            raise QueryError(f"No question in {file.name} has answer_keywords{' and an id starting ' + repr(only) if only else ''}.")
+        answer_report = evaluate_answers(rows, build_dir=build_dir, use_faq=not no_faq)
+        if as_json:
+            click.echo(json.dumps(answer_report.to_json(), ensure_ascii=False, indent=1, sort_keys=True))
+        else:
+            click.echo(format_answer_report(answer_report))
+        return
 
     report = evaluate_file(
         file, limit=limit, build_dir=build_dir, use_faq=not no_faq, baseline=baseline_ranker if baseline else None,
