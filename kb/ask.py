@@ -49,6 +49,8 @@ FAQ_HIGH = 0.6
 OTHER_EDITIONS_MIN_WEIGHT = 0.5
 #: How deep in the retrieval ranking a FAQ entry's passages must appear to confirm a weaker match.
 FAQ_CONFIRM_DEPTH = 3
+#: How many hits the card chooses from (across editions).
+CARD_DEPTH = 10
 #: A weaker FAQ match multiplies its cited leaves' scores by ``1 + FAQ_BOOST × match score``.
 FAQ_BOOST = 1.0
 
@@ -257,17 +259,48 @@ def ask(
     build_dir: Path | None = None,
     question_id: str | None = None,
     use_faq: bool = True,
+    played: str | None = None,
 ) -> dict[str, Any]:
-    """Answer one question; the ``rulekb ask --json`` object (see the module docstring)."""
-    from kb.card import compose_card
+    """Answer one question; the ``rulekb ask --json`` object (see the module docstring).
 
-    result, entry = _ask(question, edition=edition, limit=limit, build_dir=build_dir, question_id=question_id,
-                         use_faq=use_faq)
-    citations = [] if entry is None else [
-        {"source": c.source, "lines": list(c.lines), "quotes": list(c.quotes)} for c in entry.citations
-    ]
-    result["card"] = compose_card(result, citations)
+    ``played`` is the edition the player plays (``--edition`` sets ``edition``, a filter; the
+    environment variable ``RULEKB_EDITION`` or the web's edition choice set ``played``): a question
+    naming or implying no edition gets its card in that edition first.
+    """
+    result, context = _ask(question, edition=edition, limit=limit, build_dir=build_dir, question_id=question_id,
+                           use_faq=use_faq)
+    result["card"] = _card(result, context, played=played, use_faq=use_faq)
     return result
+
+
+def _card(result: dict[str, Any], context: Any, *, played: str | None, use_faq: bool) -> dict[str, Any]:
+    from kb.card import build_card, empty_card, question_lang
+    from kb.faq_gate import related_json
+
+    if context is None or (result["answer"] is None and result["faq"] is None):
+        return empty_card(question_lang(result["question"]))
+    index, parsed, hits = context
+    if played is None:
+        played = default_played()
+    card, gates = build_card(index, parsed, result["question"], hits, played=played, use_faq=use_faq,
+                             confidence=float(result.get("confidence") or 0.0))
+    card["played"] = played
+    card["related_faq"] = [related_json(g) for g in gates if not g.leads]
+    return card
+
+
+def default_played() -> str | None:
+    """The edition in ``RULEKB_EDITION`` (the player's edition), or ``None``; a bad value is an error."""
+    import os
+
+    value = os.environ.get("RULEKB_EDITION", "").strip().lower()
+    if not value:
+        return None
+    from corpus.models import EDITIONS
+
+    if value not in EDITIONS:
+        raise QueryError(f"RULEKB_EDITION={value!r} is not an edition; use one of {', '.join(EDITIONS)}.")
+    return value
 
 
 def _ask(
@@ -295,10 +328,9 @@ def _ask(
         "confidence": 0.0,
         "hits": [],
     }
-    entry: Any = None
     if parsed.empty:
-        return result, entry
-    hits = search_parsed(index, parsed, max(limit, FAQ_CONFIRM_DEPTH), snippets=False)
+        return result, None
+    hits = search_parsed(index, parsed, max(limit, CARD_DEPTH), snippets=False)
     faq = pick_faq(index, parsed, hits) if use_faq else None
     if faq is not None:
         entry, score, nodes = faq
@@ -311,13 +343,13 @@ def _ask(
             "score": round(score, 4),
         }
     if not hits:
-        return result, entry
+        return result, None
     best = index.features[hits[0].node_id]
     confidence = coverage(index, parsed, best)
     result["confidence"] = round(confidence, 4)
     threshold = ANSWER_THRESHOLD_CONCEPT if parsed.concepts else ANSWER_THRESHOLD
     if faq is None and confidence < threshold:
-        return result, entry
+        return result, None
     text = answer_sentences(index, parsed, best)
     result["answer"] = {"text": text, "node_id": best.id, "html": highlight_numbers(text)}
     if parsed.compare:
@@ -329,7 +361,7 @@ def _ask(
     shown = hits[:limit]
     fill_snippets(parsed, shown, index)
     result["hits"] = [hit.to_json() for hit in shown]
-    return result, entry
+    return result, (index, parsed, hits)
 
 
 def ask_batch(
@@ -339,6 +371,7 @@ def ask_batch(
     limit: int = 5,
     build_dir: Path | None = None,
     use_faq: bool = True,
+    played: str | None = None,
 ) -> Iterable[dict[str, Any]]:
     """:func:`ask` over ``{"id", "question"}`` rows; a bad row yields an object with ``error``.
 
@@ -357,6 +390,7 @@ def ask_batch(
                 build_dir=build_dir,
                 question_id=None if question_id is None else str(question_id),
                 use_faq=use_faq,
+                played=played,
             )
         except QueryError as exc:
             yield {"id": question_id, "question": question, "edition": None, "concepts": [], "answer": None,

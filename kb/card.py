@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-__all__ = ["EDITION_LABELS", "compose_card", "edition_label", "empty_card", "question_lang"]
+__all__ = ["EDITION_LABELS", "PER_EDITION_SHARE", "build_card", "compose_card", "edition_label", "empty_card",
+           "question_lang"]
 
 EDITION_LABELS: dict[str, dict[str, str]] = {
     "ru": {"10": "10-я редакция", "6": "6-я редакция", "7": "7-я редакция", "kt": "Kill Team"},
@@ -102,3 +105,281 @@ def compose_card(result: dict[str, Any], faq_citations: Sequence[dict[str, Any]]
                                 "lines": list(top["lines"])}]
         card["citations"] = [{"source_id": top["source_id"], "lines": list(top["lines"]), "quote": answer["text"]}]
     return card
+
+
+# --- composing the card from the question (the card of ``rulekb ask``) ---------------------------
+
+#: With no edition named or implied, another edition's best passage scoring at least this share of
+#: the first hit's score gets a part of its own (the mechanic exists there too).
+PER_EDITION_SHARE = 0.7
+#: At most this many editions on one card.
+MAX_PARTS = 3
+#: The edition a player is assumed to play when they have not said.
+DEFAULT_EDITION = "10"
+#: Question words that ask nothing (their weight is not a term to find in the ruling).
+_ORDER = ("10", "6", "7", "kt")
+
+
+@dataclass
+class Part:
+    edition: str
+    text: str
+    node_id: str | None
+    lines: list[int] | None
+    source: str
+    citations: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"edition": self.edition, "text": self.text, "node_id": self.node_id, "lines": self.lines,
+                "source": self.source}
+
+
+def _weights(index: Any, parsed: Any) -> dict[str, float]:
+    weights = {t.text: t.weight * index.idf(t.text) for t in parsed.terms if t.origin != "light"}
+    for concept in parsed.concepts:
+        for phrase in parsed.concept_phrases.get(concept, ()):
+            for term in index.lemmas_of(phrase):
+                weights[term] = max(weights.get(term, 0.0), index.idf(term))
+    return weights
+
+
+def _numbers_in(text: str) -> list[str]:
+    from kb.sentences import _UNIT
+
+    return list(dict.fromkeys(m.group(0).strip() for m in _UNIT.finditer(text)))
+
+
+def _english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling: str, lead: str | None) -> str:
+    from kb.card_terms import english_name
+
+    names = [n for n in (english_name(build_dir, c) for c in concepts[:3]) if n]
+    numbers = _numbers_in(ruling)[:4]
+    line = f"{edition_label(edition, 'en')}"
+    if names:
+        line += " — " + ", ".join(names)
+    if numbers:
+        line += ": " + ", ".join(numbers)
+    line += "."
+    if lead:
+        line = f"{lead} {line}"
+    return line + " The ruling, as the Russian text prints it:"
+
+
+def _marked(marked: dict[str, Any], features: Any) -> Any:
+    from kb.sentences import Sentence, mark_sentences
+
+    found = marked.get(features.id)
+    if found is not None:
+        return found
+    from kb.analysis import tokens
+
+    return tuple(Sentence(s, m, tuple(t.text for t in tokens(s))) for s, m in mark_sentences(features.sentences, features.kind))
+
+
+def build_card(
+    index: Any,
+    parsed: Any,
+    question: str,
+    hits: Sequence[Any],
+    *,
+    played: str | None = None,
+    use_faq: bool = True,
+    confidence: float = 0.0,
+) -> tuple[dict[str, Any], list[Any]]:
+    """The card for ``question`` and the FAQ gates tried (each entry that matched, leading or not)."""
+    from kb.card_terms import pick_concept, terminology_card
+    from kb.question_form import concept_editions, implied_editions, question_form
+    from kb.sentences import load_marked
+
+    build_dir: Path = index.build_dir
+    lang = question_lang(question)
+    form = question_form(question, parsed.compare, len(parsed.editions))
+    named = list(parsed.editions)
+    implied = [] if named else implied_editions(parsed.concepts, concept_editions(build_dir), parsed.concept_share)
+    wanted = named or implied
+    if form == "terminology":
+        concept = pick_concept(build_dir, question, parsed.concepts)
+        if concept is not None:
+            card = terminology_card(build_dir, concept, wanted, lang)
+            if card is not None:
+                card["form"] = form
+                return card, []
+    by_edition: dict[str, list[Any]] = {}
+    for hit in hits:
+        by_edition.setdefault(hit.edition, []).append(hit)
+    comparison = form == "comparison"
+    if comparison:
+        editions = list(dict.fromkeys(named + ([DEFAULT_EDITION] if len(named) < 2 else [])))
+        if len(editions) < 2:
+            editions = [e for e in by_edition][:2]
+    elif wanted:
+        editions = [wanted[0]]
+    else:
+        editions = _unmarked_editions(hits, by_edition, played)
+    marked = load_marked(build_dir)
+    weights = _weights(index, parsed)
+    numbers = set(parsed.numbers)
+    gates: list[Any] = []
+    parts: list[Part] = []
+    for edition in editions[:MAX_PARTS]:
+        edition_hits = by_edition.get(edition) or []
+        if not edition_hits and (edition in named or edition in implied or comparison):
+            from kb.search import search_parsed
+
+            edition_hits = [h for h in search_parsed(index, index.parse(question, edition), 5, snippets=False)
+                            if h.edition == edition]
+        if not edition_hits:
+            continue
+        part = _ruling_part(index, marked, parsed, question, edition, edition_hits, weights, numbers, form, lang,
+                            use_faq and not comparison, gates)
+        if part is not None:
+            parts.append(part)
+    if not parts:
+        return empty_card(lang), gates
+    card = empty_card(lang)
+    card["confidence"] = round(float(confidence), 4)
+    card["form"] = form
+    if comparison and len(parts) > 1:
+        texts = [f"{edition_label(p.edition, lang)}: {p.text}" for p in parts]
+        changed = _what_changed(parts, lang)
+        engine = _engine_line(parsed.concepts, [p.edition for p in parts], question, lang)
+        card.update(kind="comparison", text="\n".join(texts + [changed] + ([engine] if engine else [])),
+                    edition=None, source="text")
+        if engine:
+            card["engine"] = engine
+    elif len(parts) > 1:
+        card.update(kind="ruling", text="\n".join(f"{edition_label(p.edition, lang)}: {p.text}" for p in parts),
+                    edition=None, source=parts[0].source)
+    else:
+        part = parts[0]
+        card.update(kind="ruling", text=part.text, edition=part.edition, source=part.source)
+    card["per_edition"] = [p.to_json() for p in parts]
+    card["citations"] = [c for p in parts for c in p.citations]
+    if parts[0].source == "faq":
+        card["confidence"] = round(max(card["confidence"], gates[0].score if gates else 0.0), 4)
+    return card, gates
+
+
+def _unmarked_editions(hits: Sequence[Any], by_edition: dict[str, list[Any]], played: str | None) -> list[str]:
+    """Editions for a question naming or implying none: those whose best passage scores close to the
+    first hit's, the player's edition (else the 10th) first."""
+    if not hits:
+        return []
+    top = hits[0].score or 1.0
+    close = [e for e, eh in by_edition.items() if eh[0].score >= PER_EDITION_SHARE * top]
+    lead = played or DEFAULT_EDITION
+    if lead in by_edition and lead not in close and by_edition[lead][0].score >= 0.3 * top:
+        close.append(lead)
+    order = {e: i for i, e in enumerate(close)}
+    return sorted(close, key=lambda e: (e != lead, order[e]))
+
+
+def _ruling_part(
+    index: Any, marked: dict[str, Any], parsed: Any, question: str, edition: str, hits: Sequence[Any],
+    weights: dict[str, float], numbers: set[str], form: str, lang: str, use_faq: bool, gates: list[Any],
+) -> Part | None:
+    from kb.sentences import choose, yes_no_lead
+
+    top_ids = [h.node_id for h in hits]
+    gate = _faq_gate(index, question, edition, top_ids, gates) if use_faq else None
+    if gate is not None:
+        entry = gate.entry
+        cited = [n for n in index.faq_leaves.get(entry.id, []) if n in index.features]
+        cited_ranked = sorted(cited, key=lambda n: top_ids.index(n) if n in top_ids else len(top_ids))
+        candidates = [(n, index.features[n].kind, _marked(marked, index.features[n])) for n in cited_ranked]
+        choice = choose(candidates, weights, numbers, form)
+        answer = entry.answer_en if lang == "en" and entry.answer_en else entry.answer
+        ruling = choice.text if choice is not None else ""
+        lead = None
+        if form == "yesno" and not re.match(r"^(да|нет|yes|no)\b", answer.strip(), re.I):
+            lead = yes_no_lead(answer, lang) or (yes_no_lead(ruling, lang) if ruling else None)
+        text = (f"{lead} " if lead else "") + answer + (f"\n«{ruling}»" if ruling else "")
+        citations = [{"source_id": c.source, "lines": list(c.lines), "quote": " … ".join(c.quotes)}
+                     for c in entry.citations]
+        node = index.features.get(choice.node_id) if choice is not None else None
+        return Part(edition, text, node.id if node else None, list(node.lines) if node else None, "faq", citations)
+    candidates = [(h.node_id, h.kind, _marked(marked, index.features[h.node_id])) for h in hits[:3]]
+    choice = choose(candidates, weights, numbers, form)
+    if choice is None:
+        return None
+    node = index.features[choice.node_id]
+    lead = yes_no_lead(choice.text, lang) if form == "yesno" else None
+    if lang == "en":
+        concepts = [c for c in parsed.concepts if c in node.concepts or c in node.defines] or list(parsed.concepts)
+        text = _english_line(index.build_dir, edition, concepts, choice.text, lead) + "\n" + choice.text
+    else:
+        text = (f"{lead} " if lead else "") + choice.text
+    citation = {"source_id": node.source_id, "lines": list(node.lines), "quote": choice.text}
+    return Part(edition, text, node.id, list(node.lines), "text", [citation])
+
+
+def _faq_gate(index: Any, question: str, edition: str, top_ids: Sequence[str], gates: list[Any]) -> Any:
+    """The first FAQ entry of ``edition`` that passes the gate, or ``None``; every tried one is kept."""
+    from kb.faq import DEFAULT_THRESHOLD, match_faq
+    from kb.faq_gate import gate_entry
+
+    entries = index.faq
+    if not entries:
+        return None
+    for entry, score in match_faq(question, entries, edition=edition, limit=2):
+        if score < DEFAULT_THRESHOLD:
+            break
+        gate = gate_entry(entries, entry, score, question, edition, index.faq_leaves.get(entry.id, []), top_ids)
+        gates.append(gate)
+        if gate.leads:
+            return gate
+    return None
+
+
+def _what_changed(parts: Sequence[Part], lang: str) -> str:
+    numbers = {p.edition: _numbers_in(p.text)[:3] for p in parts}
+    if all(numbers.values()) and len({tuple(v) for v in numbers.values()}) > 1:
+        body = "; ".join(f"{edition_label(e, lang)} — {', '.join(v)}" for e, v in numbers.items())
+        return ("What changed: the numbers — " if lang == "en" else "Что изменилось: числа — ") + body + "."
+    if lang == "en":
+        return "What changed: the rule is worded differently in each edition (see each ruling above)."
+    return "Что изменилось: правило сформулировано в каждой редакции по-своему (см. выше)."
+
+
+def _pct(value: Any) -> str:
+    return f"{float(value) * 100:.0f}%"
+
+
+def _engine_line(concepts: Sequence[str], editions: Sequence[str], question: str, lang: str) -> str | None:
+    """Where the engine has the mechanic, the computed difference in one line."""
+    from engine import compare as ec
+
+    found = set(concepts)
+    en = lang == "en"
+    if found & {"overwatch", "fire-overwatch", "snap-shots"}:
+        row = next(r for r in ec.overwatch_table([3]))
+        return ((f"Engine: a shot hitting on 3+ hits {_pct(row['10_normal'])}; overwatch: "
+                 f"6th {_pct(row['6_overwatch'])}, 10th {_pct(row['10_overwatch'])}.") if en else
+                (f"Расчёт: выстрел, попадающий на 3+, попадает в {_pct(row['10_normal'])} случаев; овервотч: "
+                 f"6-я — {_pct(row['6_overwatch'])}, 10-я — {_pct(row['10_overwatch'])}."))
+    if "charge" in found:
+        distance = 9
+        match = re.search(r"(\d{1,2})\s*(?:\"|″|дюйм)", question)
+        if match and 1 <= int(match.group(1)) <= 12:
+            distance = int(match.group(1))
+        row = next(iter(ec.charge_table([distance])))
+        cells = [f"{edition_label(e, lang)} — {_pct(row[e])}" for e in editions if e in row]
+        if not cells:
+            return None
+        return (f"Engine: a charge across {distance}\" succeeds: " if en else
+                f"Расчёт: чардж на {distance}\" удаётся: ") + "; ".join(cells) + "."
+    if found & {"leadership", "battle-shock", "morale", "leadership-test", "battle-shock-test"}:
+        row = next(iter(ec.leadership_table([7])))
+        return ((f"Engine: Ld 7 passes a 6th-edition test (2D6 ≤ Ld) {_pct(row['6'])}, "
+                 f"a 10th-edition Battle-shock test (2D6 ≥ Ld) {_pct(row['10'])}.") if en else
+                (f"Расчёт: при Ld 7 тест в 6-й (2D6 ≤ Ld) проходит в {_pct(row['6'])}, "
+                 f"проверка боевого шока в 10-й (2D6 ≥ Ld) — в {_pct(row['10'])}."))
+    if found & {"weapon-skill", "hit-roll", "fight-phase", "melee-attack", "close-combat"}:
+        rows = ec.melee_hit_table([4])
+        sixth = rows[0]["vs_4"]
+        tenth = next(r for r in rows if r.get("ws_target") == 3)["10"]
+        return ((f"Engine: WS 4 against WS 4 hits {_pct(sixth)} in the 6th; a WS 3+ weapon in the 10th "
+                 f"hits {_pct(tenth)} whatever the enemy.") if en else
+                (f"Расчёт: в 6-й WS 4 против WS 4 попадает в {_pct(sixth)}; в 10-й оружие с WS 3+ — в "
+                 f"{_pct(tenth)} при любом противнике."))
+    return None
