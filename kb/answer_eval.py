@@ -68,6 +68,7 @@ def load_answer_rows(path: Path) -> list[AnswerRow]:
         raise QueryError(f"Evaluation file {str(path)!r} not found.")
     upstream = {s.upstream_file: s.id for s in load_manifest() if s.upstream_file}
     known = {s.id for s in load_manifest()}
+    source_editions = {s.id: s.edition for s in load_manifest()}
     rows: list[AnswerRow] = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
@@ -84,6 +85,9 @@ def load_answer_rows(path: Path) -> list[AnswerRow]:
                     raise ValueError(f"unknown gold source {item['source']!r}")
                 gold.append((source, int(item["lines"][0]), int(item["lines"][1])))
             edition = row.get("edition")
+            editions = set(str(edition).split("+")) if edition else set()
+            # the books the gold cites say which edition rules, whatever the row's label
+            editions |= {source_editions[source] for source, _, _ in gold if source in source_editions}
             rows.append(
                 AnswerRow(
                     id=str(row["id"]),
@@ -92,7 +96,7 @@ def load_answer_rows(path: Path) -> list[AnswerRow]:
                     kind=str(row.get("kind") or "-"),
                     lang=str(row.get("lang") or "ru"),
                     style=str(row.get("style") or "-"),
-                    editions=frozenset(str(edition).split("+")) if edition else frozenset(),
+                    editions=frozenset(editions),
                     gold=tuple(gold),
                 )
             )

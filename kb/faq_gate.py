@@ -20,9 +20,9 @@ from kb.faq import FaqEntry, faq_matcher
 __all__ = ["GATE_DEPTH", "GATE_SCORE", "GATE_UNCOVERED", "Gate", "gate_entry"]
 
 #: Lowest match score for an entry to lead.
-GATE_SCORE = 0.3
+GATE_SCORE = 0.45
 #: Highest share of the question's (weighted) words the entry may leave uncovered.
-GATE_UNCOVERED = 0.35
+GATE_UNCOVERED = 0.4
 #: The entry's cited leaves must be among this many of the edition's top passages.
 GATE_DEPTH = 3
 

@@ -216,25 +216,39 @@ def choose(
     numbers: set[str],
     form: str,
 ) -> Choice | None:
-    """The best sentence(s) across ``candidates`` — ``(node_id, kind, sentences)`` in rank order."""
+    """The best sentence(s) across ``candidates`` — ``(node_id, kind, sentences)`` in rank order.
+
+    The best-scoring sentence leads; then, while the question has weighty words no chosen sentence
+    carries, the sentence of the same passage that carries most of them is added (a question asking
+    two things gets both rulings), in text order."""
     top = max(weights.values(), default=1.0)
-    best: Choice | None = None
-    for rank, (node_id, kind, sentences) in enumerate(candidates[: len(RANK_DECAY)]):
-        if not sentences:
-            continue
+    best: tuple[float, int, int, list[float]] | None = None
+    usable = [c for c in candidates[: len(RANK_DECAY)] if c[2]]
+    for rank, (_node_id, kind, sentences) in enumerate(usable):
         decay = RANK_DECAY[rank]
         kind_factor = 1.08 if kind == "summary" else 1.0
         scores = [_score(s, weights, numbers, form, top) * decay * kind_factor for s in sentences]
         i = max(range(len(sentences)), key=lambda k: (scores[k], -k))
-        if best is not None and scores[i] <= best.score:
-            continue
-        best = Choice(node_id, _expand(sentences, i, scores, form), scores[i], i)
-    return best
+        if best is None or scores[i] > best[0]:
+            best = (scores[i], rank, i, scores)
+    if best is None:
+        return None
+    score, rank, i, scores = best
+    node_id, _kind, sentences = usable[rank]
+    return Choice(node_id, _expand(sentences, i, scores, form, weights), score, i)
 
 
-def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form: str) -> str:
+#: A further sentence is added when it carries at least this share of the question's weight that
+#: the chosen ones do not.
+COVER_GAIN = 0.05
+#: At most this many sentences from one passage.
+MAX_SENTENCES = 3
+
+
+def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form: str,
+            weights: dict[str, float]) -> str:
     """The chosen sentence with what it needs: the whole passage when short, the list it announces,
-    the steps of a procedure, a next sentence that scores nearly as well."""
+    the steps of a procedure, the sentences carrying the question's other words."""
     ruling = [s for s in sentences if s.mark not in NON_RULING]
     whole = " ".join(s.text for s in ruling)
     if ruling and len(whole) <= SHORT_PASSAGE:
@@ -252,7 +266,22 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
             k += 1
             continue
         break
-    text = " ".join(sentences[j].text for j in chosen)
+    total = sum(weights.values()) or 1.0
+    covered = set().union(*(sentences[j].lemmas for j in chosen))
+    while len(chosen) < MAX_SENTENCES:
+        gains = [
+            (sum(w for t, w in weights.items() if t in s.lemmas and t not in covered), j)
+            for j, s in enumerate(sentences)
+            if j not in chosen and s.mark not in NON_RULING
+        ]
+        if not gains:
+            break
+        gain, j = max(gains)
+        if gain < COVER_GAIN * total:
+            break
+        chosen.append(j)
+        covered |= set(sentences[j].lemmas)
+    text = " ".join(sentences[j].text for j in sorted(chosen))
     if len(text) > MAX_TEXT:
         text = text[:MAX_TEXT].rsplit(" ", 1)[0] + "…"
     return text
