@@ -215,7 +215,7 @@ def build_card(
     elif wanted:
         editions = [wanted[0]]
     else:
-        editions = _unmarked_editions(hits, by_edition, played)
+        editions = _unmarked_editions(hits, by_edition, played, _concept_filter(index, parsed))
     marked = load_marked(build_dir)
     weights = _weights(index, parsed)
     numbers = set(parsed.numbers)
@@ -260,13 +260,29 @@ def build_card(
     return card, gates
 
 
-def _unmarked_editions(hits: Sequence[Any], by_edition: dict[str, list[Any]], played: str | None) -> list[str]:
+def _concept_filter(index: Any, parsed: Any) -> Any:
+    """Whether a passage is about the question's mechanic: it names one of the question's concepts
+    (any passage passes when the question names none)."""
+    wanted = set(parsed.concepts)
+
+    def about(node_id: str) -> bool:
+        if not wanted:
+            return True
+        features = index.features.get(node_id)
+        return features is not None and bool(wanted & (set(features.concepts) | set(features.defines)))
+
+    return about
+
+
+def _unmarked_editions(hits: Sequence[Any], by_edition: dict[str, list[Any]], played: str | None,
+                       about: Any = None) -> list[str]:
     """Editions for a question naming or implying none: those whose best passage scores close to the
-    first hit's, the player's edition (else the 10th) first."""
+    first hit's and is about the question's mechanic, the player's edition (else the 10th) first."""
     if not hits:
         return []
     top = hits[0].score or 1.0
-    close = [e for e, eh in by_edition.items() if eh[0].score >= PER_EDITION_SHARE * top]
+    close = [e for e, eh in by_edition.items()
+             if eh[0].score >= PER_EDITION_SHARE * top and (about is None or e == hits[0].edition or about(eh[0].node_id))]
     lead = played or DEFAULT_EDITION
     if lead in by_edition and lead not in close and by_edition[lead][0].score >= 0.3 * top:
         close.append(lead)

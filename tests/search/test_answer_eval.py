@@ -35,9 +35,9 @@ def test_report_counts_carried_cards_wrong_editions_and_faq(built: Path, tmp_pat
     rows = write(
         tmp_path / "a.jsonl",
         [
-            # the 10th-edition advance rule: its card states the roll, «D6»
+            # the 10th-edition advance rule: its card states the prohibition
             {"id": "a", "question": "можно ли стрелять после рывка", "kind": "numeric", "lang": "ru",
-             "edition": "10", "answer_keywords": ["D6"], "style": "plain"},
+             "edition": "10", "answer_keywords": ["не может стрелять"], "style": "plain"},
             # keywords nobody prints: never carried
             {"id": "b", "question": "дальность чарджа", "kind": "numeric",
              "answer_keywords": ["пирожок с капустой"], "style": "terse"},
