@@ -404,9 +404,16 @@ def format_answer(result: dict[str, Any]) -> str:
         lines.append(f"Возможно, вы имели в виду: {result['did_you_mean']}")
     if result.get("concepts"):
         lines.append("Понятия: " + ", ".join(result["concepts"]))
+    card = result.get("card") or {}
+    if card.get("kind") not in (None, "none"):
+        played = f" · вы играете: {card['played']}" if card.get("played") else ""
+        lines += ["", f"[{card['kind']} · {card.get('source')}{played}]", card["text"]]
+        for citation in card.get("citations", [])[:6]:
+            start, end = citation["lines"]
+            lines.append(f"  — {citation['source_id']}, " + (f"строка {start}" if start == end else f"строки {start}–{end}"))
     faq = result.get("faq")
-    if faq:
-        lines += ["", f"FAQ: {faq['question']}", f"  {faq['answer']}"]
+    if faq and card.get("source") != "faq":
+        lines += ["", f"Похожий частый вопрос: {faq['question']}", f"  {faq['answer']}"]
     answer = result.get("answer")
     if answer is None:
         lines += ["", "Ответ не найден: в правилах нет подходящего места. Уточните вопрос или назовите редакцию."]

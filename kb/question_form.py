@@ -64,6 +64,8 @@ _PROCEDURE = re.compile(
     r"|\bhow\s+(?:do|does|is|are|to)\b|\bwhat\s+happens\b|\border\b|\bsteps?\b|\bprocedure\b)",
     re.IGNORECASE,
 )
+#: A short query naming a measure («дальность чарджа», "charge range") asks for a number.
+_MEASURE = re.compile(r"(дальност|дистанц|расстояни|радиус|\brange\b|\bdistance\b)", re.IGNORECASE)
 _WH_RU = re.compile(r"\b(?:сколько|какой|какая|какое|какие|когда|где|кто|чем|что|зачем|почему|как)\b", re.IGNORECASE)
 
 
@@ -95,6 +97,8 @@ def question_form(question: str, compare: bool = False, editions: int = 0) -> st
             return "yesno"
     if _PROCEDURE.search(text):
         return "procedure"
+    if _MEASURE.search(text):
+        return "number"
     return "lookup"
 
 

@@ -122,6 +122,13 @@ def _rows(stream: TextIO, name: str) -> Iterator[dict[str, Any]]:
     help="JSONL of {\"id\", \"question\"} ('-' for stdin); prints one JSON object per line.",
 )
 @click.option("--no-faq", is_flag=True, help="Answer from the rules only, without the curated FAQ.")
+@click.option(
+    "--play",
+    type=click.Choice(list(EDITIONS)),
+    default=None,
+    envvar="RULEKB_EDITION",
+    help="The edition you play (or set RULEKB_EDITION): a question naming no edition gets its card first.",
+)
 @BUILD_DIR
 def ask(
     question: str | None,
@@ -130,6 +137,7 @@ def ask(
     as_json: bool,
     batch: TextIO | None,
     no_faq: bool,
+    play: str | None,
     build_dir: Path | None,
 ) -> None:
     """Answer a rules question: the ruling sentence, cited, with related passages."""
@@ -141,14 +149,14 @@ def ask(
             raise click.UsageError("Give either QUESTION or --batch FILE, not both.")
         name = getattr(batch, "name", "batch")
         for result in ask_batch(
-            _rows(batch, name), edition=edition, limit=limit, build_dir=build_dir, use_faq=not no_faq
+            _rows(batch, name), edition=edition, limit=limit, build_dir=build_dir, use_faq=not no_faq, played=play
         ):
             sys.stdout.write(_dumps(result) + "\n")
         sys.stdout.flush()
         return
     if question is None:
         raise click.UsageError("Ask a QUESTION (in quotes) or give --batch FILE.jsonl.")
-    result = run_ask(question, edition=edition, limit=limit, build_dir=build_dir, use_faq=not no_faq)
+    result = run_ask(question, edition=edition, limit=limit, build_dir=build_dir, use_faq=not no_faq, played=play)
     if as_json:
         click.echo(_dumps(result))
         return
