@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .test_browser import _shot, base_url, browser, chromium_path, live_app, phone  # noqa: F401
+from . import test_browser as shared
+
+# the browser fixtures of test_browser.py, shared (pytest finds fixtures by module attribute)
+chromium_path = shared.chromium_path
+live_app = shared.live_app
+base_url = shared.base_url
+browser = shared.browser
+phone = shared.phone
+_shot = shared._shot
 
 NO_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth + 1"
 
