@@ -188,14 +188,31 @@ def build_card(
 ) -> tuple[dict[str, Any], list[Any]]:
     """The card for ``question`` and the FAQ gates tried (each entry that matched, leading or not)."""
     from kb.card_terms import pick_concept, terminology_card
-    from kb.question_form import concept_editions, implied_editions, question_form
+    from kb.question_form import (
+        concept_editions,
+        edition_vocabulary,
+        implied_editions,
+        question_form,
+        vocabulary_editions,
+    )
     from kb.sentences import load_marked
 
     build_dir: Path = index.build_dir
     lang = question_lang(question)
     form = question_form(question, parsed.compare, len(parsed.editions))
     named = list(parsed.editions)
-    implied = [] if named else implied_editions(parsed.concepts, concept_editions(build_dir), parsed.concept_share)
+    implied: list[str] = []
+    if not named:
+        from kb.analysis import lemmas as lemmas_of
+
+        # the older books' own wording first (the termbase may miss an older rendering of a concept),
+        # then concepts printed in one edition's books only
+        implied = vocabulary_editions(lemmas_of(parsed.cleaned), edition_vocabulary(build_dir))
+        if implied:  # of the editions the words imply, the one retrieval ranks first
+            rank = {h.edition: i for i, h in reversed(list(enumerate(hits)))}
+            implied = sorted(implied, key=lambda e: rank.get(e, len(hits)))
+        else:
+            implied = implied_editions(parsed.concepts, concept_editions(build_dir), parsed.concept_share)
     wanted = named or implied
     if form == "terminology":
         concept = pick_concept(build_dir, question, parsed.concepts)
@@ -212,8 +229,10 @@ def build_card(
         editions = list(dict.fromkeys(named + ([DEFAULT_EDITION] if len(named) < 2 else [])))
         if len(editions) < 2:
             editions = [e for e in by_edition][:2]
-    elif wanted:
-        editions = [wanted[0]]
+    elif named:
+        editions = [named[0]]
+    elif implied:  # the words fit several older books: each that has the rule, labelled
+        editions = [e for e in implied if e in by_edition] or implied[:1]
     else:
         editions = _unmarked_editions(hits, by_edition, played, _concept_filter(index, parsed))
     marked = load_marked(build_dir)

@@ -34,17 +34,17 @@ FORMS = ("yesno", "number", "procedure", "terminology", "comparison", "lookup")
 _TERMINOLOGY = re.compile(
     r"(как\s+(?:в\s+\S+\s+)?(?:тексте\s+|книге\s+|переводе\s+)?(?:переведен|переведён|переводится|перевели|передан|передаётся|передается|звучит)"
     r"|как\s+(?:это\s+)?называ\w*\s+(?:в|по)\s|перевод\w*\s+(?:термин|слов)|какой\s+перевод|как\s+перевест"
-    r"|термин\w*\s+[a-z]|\brender(?:ed|ing)|\btranslat(?:ed|ion|e)\b|what\s+(?:is|are)\s+.+\s+called|\bterm\s+for\b"
+    r"|термин\w*\s+[a-z]|\brender\w*|\btranslat(?:ed|ion|e)\b|what\s+(?:is|are)\s+.+\s+called|\bterm\s+for\b"
     r"|what\s+russian|в\s+русском\s+тексте)",
     re.IGNORECASE,
 )
 _COMPARISON = re.compile(
     r"(чем\s+.*отлича|отличи\w*|разниц|как\s+измени|что\s+измени|по\s+сравнению|сравн\w*|\bvs\.?\b|\bversus\b"
-    r"|\bdiffer|\bcompared?\b|\bchanged?\b.*\bfrom\b)",
+    r"|\bdiffer(?:s|ence|ences)?\b|\bdifferent\s+(?:from|in)\b|\bcompared?\b|\bchanged?\b.*\bfrom\b)",
     re.IGNORECASE,
 )
 _NUMBER = re.compile(
-    r"(сколько|скока|скоко|на\s+какое\s+расстояни|какое\s+расстояни|на\s+сколько|какая\s+дальност|какой\s+радиус"
+    r"(сколько|скока|скоко|\bскок\b|на\s+какое\s+расстояни|какое\s+расстояни|на\s+сколько|какая\s+дальност|какой\s+радиус"
     r"|на\s+как\w+\s+дистанц|какая\s+дистанц|какой\s+(?:бросок|результат)|на\s+что\s+(?:кида|брос)"
     r"|\bhow\s+(?:far|many|much|long|close)\b|\bwhat\s+(?:distance|range|roll)\b)",
     re.IGNORECASE,
@@ -65,12 +65,13 @@ _PROCEDURE = re.compile(
     re.IGNORECASE,
 )
 #: A short query naming a measure («дальность чарджа», "charge range") asks for a number.
-_MEASURE = re.compile(r"(дальност|дистанц|расстояни|радиус|\brange\b|\bdistance\b)", re.IGNORECASE)
+_MEASURE = re.compile(r"(дальност|дистанц|расстояни|радиус|дюйм|\brange\b|\bdistance\b|\binch)", re.IGNORECASE)
 _WH_RU = re.compile(r"\b(?:сколько|какой|какая|какое|какие|когда|где|кто|чем|что|зачем|почему|как)\b", re.IGNORECASE)
 
 
 _NAMING = re.compile(
-    r"(назван\w*|назвал\w*|называ\w*|переведен\w*|переведён\w*|переведено|переведены|обозначен\w*|перевод\w*)",
+    r"(назван\w*|назвал\w*|называ\w*|переведен\w*|переведён\w*|переведено|переведены|обозначен\w*|перевод\w*|передан\w*"
+    r"|переда[её]тся|передают)",
     re.IGNORECASE,
 )
 _IN_TRANSLATION = re.compile(r"(в\s+(?:этом\s+|русском\s+)?(?:переводе|тексте|книг\w*)|[A-Za-z]{3,})")
@@ -82,7 +83,7 @@ def question_form(question: str, compare: bool = False, editions: int = 0) -> st
     text = question.strip()
     if _TERMINOLOGY.search(text) or (_NAMING.search(text) and _IN_TRANSLATION.search(text)):
         return "terminology"
-    if compare or editions >= 2:
+    if editions >= 2 or (compare and (editions >= 1 or _COMPARISON.search(text))):
         return "comparison"
     if _NUMBER.search(text):
         return "number"
@@ -144,3 +145,69 @@ def implied_editions(
 
 def any_latin(words: Iterable[str]) -> bool:
     return any(re.search(r"[a-z]", w, re.IGNORECASE) for w in words)
+
+
+# --- the vocabulary only one edition uses ---------------------------------------------------------
+
+VOCABULARY_FILE = "edition_vocabulary.json"
+#: Longest rendering (in words) looked up.
+MAX_NGRAM = 4
+
+
+def _ngrams(lemmas: Sequence[str]) -> Iterable[tuple[str, ...]]:
+    for n in range(1, MAX_NGRAM + 1):
+        for i in range(len(lemmas) - n + 1):
+            yield tuple(lemmas[i : i + n])
+
+
+def build_edition_vocabulary(out: Path, sentence_lemmas: dict[str, list[list[str]]], node_editions: dict[str, str]) -> int:
+    """Build pass: every termbase rendering printed in the books of one or two editions only, with
+    those editions (``edition_vocabulary.json``): the words that imply an edition («инициатива»,
+    «боевая единица», «стратагема»). Returns how many were written."""
+    from kb.analysis import lemmas as lemmas_of
+
+    terms_path = out / "terms.json"
+    if not terms_path.is_file():
+        return 0
+    present: dict[str, set[tuple[str, ...]]] = {}
+    for node_id, sentences in sentence_lemmas.items():
+        grams = present.setdefault(node_editions[node_id], set())
+        for sentence in sentences:
+            grams.update(_ngrams(sentence))
+    vocabulary: dict[str, list[str]] = {}
+    for record in json.loads(terms_path.read_text(encoding="utf-8")):
+        for rendering in record.get("renderings", []):
+            key = tuple(lemmas_of(str(rendering["text"])))
+            if len(key) < 2 or len(key) > MAX_NGRAM:  # one word is too weak a sign («танк», «террейн»)
+                continue
+            found = sorted(e for e, grams in present.items() if key in grams)
+            if 1 <= len(found) <= 2:
+                vocabulary[" ".join(key)] = found
+    (out / VOCABULARY_FILE).write_text(json.dumps(vocabulary, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+    return len(vocabulary)
+
+
+@lru_cache(maxsize=4)
+def _vocabulary(path: str, stamp: float) -> dict[tuple[str, ...], frozenset[str]]:
+    raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    return {tuple(k.split(" ")): frozenset(v) for k, v in raw.items()}
+
+
+def edition_vocabulary(build_dir: Path) -> dict[tuple[str, ...], frozenset[str]]:
+    path = build_dir / VOCABULARY_FILE
+    if not path.is_file():
+        return {}
+    return _vocabulary(str(path), path.stat().st_mtime)
+
+
+def vocabulary_editions(question_lemmas: Sequence[str], vocabulary: dict[tuple[str, ...], frozenset[str]]) -> list[str]:
+    """The editions the question's words imply: those every edition-specific rendering it uses is
+    printed in (none when two renderings disagree)."""
+    found = [vocabulary[g] for g in _ngrams(question_lemmas) if g in vocabulary]
+    if not found:
+        return []
+    common = frozenset.intersection(*found)
+    if "10" in common:  # the 10th edition leads unmarked questions anyway; only older books' words imply
+        return []
+    order = ("6", "7", "kt")
+    return [e for e in order if e in common]

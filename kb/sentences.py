@@ -153,6 +153,11 @@ def stage_sentences(ctx: Any) -> None:
             counts[m] = counts.get(m, 0) + 1
     (ctx.out / SENTENCES_FILE).write_text(json.dumps(out, ensure_ascii=False, sort_keys=True), encoding="utf-8")
     ctx.counts["sentences"] = counts
+    from kb.question_form import build_edition_vocabulary
+
+    editions = {node["id"]: node["edition"] for node in data["nodes"]}
+    lemmas = {node_id: [list(lem) for _, _, lem in items] for node_id, items in out.items()}
+    ctx.counts["edition_vocabulary"] = build_edition_vocabulary(ctx.out, lemmas, editions)
 
 
 @lru_cache(maxsize=4)
