@@ -144,9 +144,25 @@ def _weights(index: Any, parsed: Any) -> dict[str, float]:
 
 
 def _numbers_in(text: str) -> list[str]:
+    """Numbers of ``text`` with their units, inches written ``N″`` (the rulebooks' English notation)."""
     from kb.sentences import _UNIT
 
-    return list(dict.fromkeys(m.group(0).strip() for m in _UNIT.finditer(text)))
+    return list(dict.fromkeys(_inches(m.group(0).strip()) for m in _UNIT.finditer(text)))
+
+
+_MEASURED = re.compile(r"(\d+(?:[.,]\d+)?\s*(?:\"|″|”|“|дюйм\w*)|\d*\s*[DdДд]\s*\d+(?:\s*[+\-]\s*\d+)?|\b\d\+)")
+
+
+def _inches(value: str) -> str:
+    return re.sub(r"^(\d+(?:[.,]\d+)?)\s*(?:\"|″|”|“|дюйм\w*)$", r"\1″", value)
+
+
+def number_lead(ruling: str) -> str | None:
+    """For a how-far / how-many question: the measures the ruling states (``9″``, ``2D6``, ``3+``)."""
+    found = list(dict.fromkeys(_inches(m.group(0).strip()) for m in _MEASURED.finditer(ruling)))
+    if not found:
+        return None
+    return ", ".join(found[:2])
 
 
 def _english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling: str, lead: str | None) -> str:
@@ -328,7 +344,15 @@ def _ruling_part(
         lead = None
         if form == "yesno" and not re.match(r"^(да|нет|yes|no)\b", answer.strip(), re.I):
             lead = yes_no_lead(answer, lang) or (yes_no_lead(ruling, lang) if ruling else None)
-        text = (f"{lead} " if lead else "") + answer + (f"\n«{ruling}»" if ruling else "")
+        if lang == "en" and not entry.answer_en:  # the English lead and terms above our Russian answer
+            node = index.features.get(choice.node_id) if choice is not None else None
+            concepts = [c for c in parsed.concepts if node is None or c in node.concepts or c in node.defines]
+            lead = yes_no_lead(answer, lang) if form == "yesno" else None
+            head = _english_line(index.build_dir, edition, concepts or list(parsed.concepts), answer, lead)
+            text = head.replace(" The ruling, as the Russian text prints it:", " Our answer and the ruling, in Russian:")
+            text += "\n" + answer + (f"\n«{ruling}»" if ruling else "")
+        else:
+            text = (f"{lead} " if lead else "") + answer + (f"\n«{ruling}»" if ruling else "")
         citations = [{"source_id": c.source, "lines": list(c.lines), "quote": " … ".join(c.quotes)}
                      for c in entry.citations]
         node = index.features.get(choice.node_id) if choice is not None else None
@@ -339,6 +363,9 @@ def _ruling_part(
         return None
     node = index.features[choice.node_id]
     lead = yes_no_lead(choice.text, lang) if form == "yesno" else None
+    if form == "number" and lang != "en":
+        measure = number_lead(choice.text)
+        lead = f"{measure}." if measure else None
     if lang == "en":
         concepts = [c for c in parsed.concepts if c in node.concepts or c in node.defines] or list(parsed.concepts)
         text = _english_line(index.build_dir, edition, concepts, choice.text, lead) + "\n" + choice.text

@@ -96,10 +96,14 @@ def question_form(question: str, compare: bool = False, editions: int = 0) -> st
         li = re.search(r"\bли\b", lowered)
         if wh is None or (li is not None and li.start() < wh.start()) or re.match(r"^(?:а\s+)?(?:можно|нельзя)", lowered):
             return "yesno"
-    if _PROCEDURE.search(text):
-        return "procedure"
     if _MEASURE.search(text):
         return "number"
+    if re.search(r"\b(?:можно|нельзя)\b", lowered) and not _WH_RU.search(lowered):
+        return "yesno"
+    if _PROCEDURE.search(text):
+        return "procedure"
+    if text.endswith("?") and not _WH_RU.search(lowered) and not re.search(r"\b(?:what|how|which|when|where|who|why)\b", lowered):
+        return "yesno"
     return "lookup"
 
 

@@ -307,15 +307,14 @@ _CONDITION = re.compile(r"\b(?:только\s+)?(?:если|когда|пока|
 
 
 def yes_no_lead(ruling: str, lang: str = "ru") -> str | None:
-    """«Да», «Нет» or «Да, если …» read off a ruling sentence; ``None`` when it says neither."""
-    first = ruling.split(". ")[0] if len(ruling) > 220 else ruling
-    if _NEGATIVE.search(first):
-        return "No." if lang == "en" else "Нет."
-    if _POSITIVE.search(first):
-        condition = _CONDITION.search(first)
-        if condition is not None and lang != "en":
-            return f"Да, если {condition.group(1).strip()}."
-        if condition is not None:
-            return "Yes, if the condition below holds."
-        return "Yes." if lang == "en" else "Да."
+    """«Да», «Нет» or «Да, если …» read off a ruling: its first sentence that permits or forbids
+    decides; ``None`` when none does."""
+    for sentence in re.split(r"(?<=[.!?;])\s+", ruling):
+        if _NEGATIVE.search(sentence):
+            return "No." if lang == "en" else "Нет."
+        if _POSITIVE.search(sentence):
+            condition = _CONDITION.search(sentence)
+            if condition is not None and len(condition.group(1).split()) >= 3:
+                return "Yes, if the condition below holds." if lang == "en" else f"Да, если {condition.group(1).strip()}."
+            return "Yes." if lang == "en" else "Да."
     return None
