@@ -86,3 +86,47 @@ def test_batch_and_cli_json_carry_the_card(built: Path, tmp_path: Path) -> None:
     card = json.loads(single.output)["card"]
     check_card(card)
     assert re.search(r"\d", card["text"])
+
+
+def test_terminology_card_lists_each_book_s_renderings(built: Path) -> None:
+    card = ask("Как в этом переводе назван pile in?", build_dir=built)["card"]
+    check_card(card)
+    assert card["kind"] == "terminology" and card["source"] == "termbase"
+    assert {p["edition"] for p in card["per_edition"]} >= {"10", "6"}
+    assert "«" in card["text"] and ("последовательно" in card["text"])
+    english = ask("How is Pile In rendered in the 6th-edition text?", build_dir=built)["card"]
+    assert english["lang"] == "en" and "renderings" in english["text"]
+    assert {p["edition"] for p in english["per_edition"]} == {"6"}
+
+
+def test_comparison_card_says_what_changed_and_the_engine_computes_it(built: Path) -> None:
+    card = ask("Чем отличается чардж в 6-й и 10-й редакции?", build_dir=built)["card"]
+    assert card["kind"] == "comparison"
+    assert "Что изменилось" in card["text"]
+    assert card.get("engine") and "%" in card["engine"]
+
+
+def test_unmarked_question_gets_the_played_edition_first(built: Path) -> None:
+    tenth = ask("дальность чарджа", build_dir=built)["card"]
+    sixth = ask("дальность чарджа", build_dir=built, played="6")["card"]
+    assert tenth["per_edition"][0]["edition"] == "10"
+    assert sixth["per_edition"][0]["edition"] == "6" and sixth["played"] == "6"
+    labelled = [line for line in sixth["text"].splitlines() if line.startswith(("6-я редакция:", "7-я редакция:", "10-я редакция:", "Kill Team:"))]
+    assert len(labelled) == len(sixth["per_edition"]) >= 2
+
+
+def test_named_edition_is_never_answered_by_another(built: Path) -> None:
+    for question in ["дальность чарджа в 6ке", "овервотч в кт", "в 7-ке отступление из боя"]:
+        card = ask(question, build_dir=built)["card"]
+        editions = {card["edition"]} if card["edition"] else {p["edition"] for p in card["per_edition"]}
+        assert editions == {ask(question, build_dir=built)["edition"]}, (question, editions)
+
+
+def test_environment_sets_the_played_edition(built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from corpus.errors import QueryError
+
+    monkeypatch.setenv("RULEKB_EDITION", "6")
+    assert ask("дальность чарджа", build_dir=built)["card"]["played"] == "6"
+    monkeypatch.setenv("RULEKB_EDITION", "11")
+    with pytest.raises(QueryError, match="RULEKB_EDITION"):
+        ask("дальность чарджа", build_dir=built)
