@@ -76,7 +76,7 @@ def load_answer_rows(path: Path) -> list[AnswerRow]:
         try:
             row = json.loads(line)
             keywords = row.get("answer_keywords")
-            if not keywords:
+            if not keywords or row.get("removed"):
                 continue
             gold = []
             for item in row.get("gold") or []:

@@ -25,7 +25,7 @@ EVAL = DATA / "eval.jsonl"
 DEV = DATA / "dev.jsonl"
 
 FIELDS = ("id", "lang", "question", "kind", "edition", "gold", "answer", "answer_keywords")
-OPTIONAL = ("note", "style")
+OPTIONAL = ("note", "style", "removed")
 LANGS = {"ru", "en"}
 KINDS = {"lookup", "numeric", "procedure", "terminology", "compare"}
 #: Kinds answer-card batches may also use (yes/no questions).
