@@ -155,15 +155,32 @@ def _edition_fits(entry_edition: str, editions: Sequence[str]) -> bool:
     return entry_edition in editions or any(entry_edition in NEAR_EDITIONS.get(e, ()) for e in editions)
 
 
-def pick_faq(index: KnowledgeIndex, parsed: ParsedQuery, hits: Sequence[Hit]) -> tuple[Any, float, list[str]] | None:
+#: How many FAQ matches are kept for the card's gating (one matcher call serves both).
+FAQ_MATCHES = 10
+
+
+def faq_matches(index: KnowledgeIndex, parsed: ParsedQuery) -> list[tuple[Any, float]]:
+    """The FAQ entries the question matches, best first (of the explicit edition, if given)."""
+    if not index.faq:
+        return []
+    from kb.faq import match_faq
+
+    return match_faq(parsed.cleaned, index.faq, edition=parsed.explicit_edition, limit=FAQ_MATCHES)
+
+
+def pick_faq(
+    index: KnowledgeIndex, parsed: ParsedQuery, hits: Sequence[Hit], matches: Sequence[tuple[Any, float]] | None = None
+) -> tuple[Any, float, list[str]] | None:
     """The FAQ entry that answers the question, confirmed by retrieval, or ``None``."""
     entries = index.faq
     if not entries:
         return None
-    from kb.faq import DEFAULT_THRESHOLD, match_faq
+    from kb.faq import DEFAULT_THRESHOLD
 
+    if matches is None:
+        matches = faq_matches(index, parsed)
     top = {hit.node_id for hit in hits[:FAQ_CONFIRM_DEPTH]}
-    for entry, score in match_faq(parsed.cleaned, entries, edition=parsed.explicit_edition, limit=3):
+    for entry, score in matches[:3]:
         if score < DEFAULT_THRESHOLD:
             break
         if not _edition_fits(entry.edition, parsed.editions):
@@ -279,11 +296,11 @@ def _card(result: dict[str, Any], context: Any, *, played: str | None, use_faq: 
 
     if context is None or (result["answer"] is None and result["faq"] is None):
         return empty_card(question_lang(result["question"]))
-    index, parsed, hits = context
+    index, parsed, hits, matches = context
     if played is None:
         played = default_played()
     card, gates = build_card(index, parsed, result["question"], hits, played=played, use_faq=use_faq,
-                             confidence=float(result.get("confidence") or 0.0))
+                             confidence=float(result.get("confidence") or 0.0), faq_matches=matches)
     card["played"] = played
     card["related_faq"] = [related_json(g) for g in gates if not g.leads]
     return card
@@ -331,7 +348,8 @@ def _ask(
     if parsed.empty:
         return result, None
     hits = search_parsed(index, parsed, max(limit, CARD_DEPTH), snippets=False)
-    faq = pick_faq(index, parsed, hits) if use_faq else None
+    matches = faq_matches(index, parsed) if use_faq else []
+    faq = pick_faq(index, parsed, hits, matches) if use_faq else None
     if faq is not None:
         entry, score, nodes = faq
         hits = faq_hits(index, parsed, hits, nodes, score)
@@ -361,7 +379,7 @@ def _ask(
     shown = hits[:limit]
     fill_snippets(parsed, shown, index)
     result["hits"] = [hit.to_json() for hit in shown]
-    return result, (index, parsed, hits)
+    return result, (index, parsed, hits, matches)
 
 
 def ask_batch(

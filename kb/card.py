@@ -201,6 +201,7 @@ def build_card(
     played: str | None = None,
     use_faq: bool = True,
     confidence: float = 0.0,
+    faq_matches: Sequence[tuple[Any, float]] | None = None,
 ) -> tuple[dict[str, Any], list[Any]]:
     """The card for ``question`` and the FAQ gates tried (each entry that matched, leading or not)."""
     from kb.card_terms import pick_concept, terminology_card
@@ -256,6 +257,10 @@ def build_card(
     numbers = set(parsed.numbers)
     gates: list[Any] = []
     parts: list[Part] = []
+    if faq_matches is None and use_faq and index.faq:
+        from kb.faq import match_faq
+
+        faq_matches = match_faq(parsed.cleaned, index.faq, limit=10)
     for edition in editions[:MAX_PARTS]:
         edition_hits = by_edition.get(edition) or []
         if not edition_hits and (edition in named or edition in implied or comparison):
@@ -266,7 +271,7 @@ def build_card(
         if not edition_hits:
             continue
         part = _ruling_part(index, marked, parsed, question, edition, edition_hits, weights, numbers, form, lang,
-                            use_faq and not comparison, gates)
+                            use_faq and not comparison, gates, faq_matches or [])
         if part is not None:
             parts.append(part)
     if not parts:
@@ -328,11 +333,12 @@ def _unmarked_editions(hits: Sequence[Any], by_edition: dict[str, list[Any]], pl
 def _ruling_part(
     index: Any, marked: dict[str, Any], parsed: Any, question: str, edition: str, hits: Sequence[Any],
     weights: dict[str, float], numbers: set[str], form: str, lang: str, use_faq: bool, gates: list[Any],
+    matches: Sequence[tuple[Any, float]] = (),
 ) -> Part | None:
     from kb.sentences import choose, yes_no_lead
 
     top_ids = [h.node_id for h in hits]
-    gate = _faq_gate(index, question, edition, top_ids, gates) if use_faq else None
+    gate = _faq_gate(index, question, edition, top_ids, gates, matches) if use_faq else None
     if gate is not None:
         entry = gate.entry
         cited = [n for n in index.faq_leaves.get(entry.id, []) if n in index.features]
@@ -375,15 +381,16 @@ def _ruling_part(
     return Part(edition, text, node.id, list(node.lines), "text", [citation])
 
 
-def _faq_gate(index: Any, question: str, edition: str, top_ids: Sequence[str], gates: list[Any]) -> Any:
+def _faq_gate(index: Any, question: str, edition: str, top_ids: Sequence[str], gates: list[Any],
+              matches: Sequence[tuple[Any, float]]) -> Any:
     """The first FAQ entry of ``edition`` that passes the gate, or ``None``; every tried one is kept."""
-    from kb.faq import DEFAULT_THRESHOLD, match_faq
+    from kb.faq import DEFAULT_THRESHOLD
     from kb.faq_gate import gate_entry
 
     entries = index.faq
     if not entries:
         return None
-    for entry, score in match_faq(question, entries, edition=edition, limit=2):
+    for entry, score in [m for m in matches if m[0].edition == edition][:2]:
         if score < DEFAULT_THRESHOLD:
             break
         gate = gate_entry(entries, entry, score, question, edition, index.faq_leaves.get(entry.id, []), top_ids)

@@ -50,21 +50,31 @@ def _latin_phrases(question: str) -> list[str]:
     return [m.group(0).strip().lower() for m in re.finditer(r"[A-Za-z][A-Za-z' -]*[A-Za-z]", question)]
 
 
+@lru_cache(maxsize=4)
+def _english_names(path: str, stamp: float) -> tuple[tuple[str, re.Pattern[str], str], ...]:
+    names: list[tuple[str, re.Pattern[str], str]] = []
+    for concept_id, record in _records(path, stamp).items():
+        found = {str(record.get("english", "")).lower(), str(record.get("abbreviation", "")).lower()}
+        found |= {str(a).lower() for a in record.get("aliases", []) if re.search(r"[a-z]", str(a), re.I)}
+        found.discard("")
+        for name in found:
+            names.append((name, re.compile(rf"(?<![a-z]){re.escape(name)}(?![a-z])"), concept_id))
+    return tuple(names)
+
+
 def pick_concept(build_dir: Path, question: str, concepts: Sequence[str]) -> str | None:
     """The concept a terminology question asks about: the one whose English term or alias the
     question quotes, else the first concept the query parser recognised."""
     known = records(build_dir)
     phrases = _latin_phrases(question)
     best: tuple[int, str] | None = None
-    for concept_id, record in known.items():
-        names = {str(record.get("english", "")).lower(), str(record.get("abbreviation", "")).lower()}
-        names |= {str(a).lower() for a in record.get("aliases", []) if re.search(r"[a-z]", str(a), re.I)}
-        names.discard("")
-        for phrase in phrases:
-            for name in names:
-                hit = name == phrase or (len(name) > 3 and re.search(rf"(?<![a-z]){re.escape(name)}(?![a-z])", phrase))
-                if hit and (best is None or len(name) > best[0]):
-                    best = (len(name), concept_id)
+    path = build_dir / "terms.json"
+    names = _english_names(str(path), path.stat().st_mtime) if phrases and path.is_file() else ()
+    for phrase in phrases:
+        for name, pattern, concept_id in names:
+            hit = name == phrase or (len(name) > 3 and pattern.search(phrase))
+            if hit and (best is None or len(name) > best[0]):
+                best = (len(name), concept_id)
     if best is not None:
         return best[1]
     for concept in concepts:
