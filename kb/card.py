@@ -270,7 +270,8 @@ def build_card(
                             if h.edition == edition]
         if not edition_hits:
             continue
-        part = _ruling_part(index, marked, parsed, question, edition, edition_hits, weights, numbers, form, lang,
+        part_form = form
+        part = _ruling_part(index, marked, parsed, question, edition, edition_hits, weights, numbers, part_form, lang,
                             use_faq and not comparison, gates, faq_matches or [])
         if part is not None:
             parts.append(part)
@@ -401,10 +402,13 @@ def _faq_gate(index: Any, question: str, edition: str, top_ids: Sequence[str], g
 
 
 def _what_changed(parts: Sequence[Part], lang: str) -> str:
-    numbers = {p.edition: _numbers_in(p.text)[:3] for p in parts}
-    if all(numbers.values()) and len({tuple(v) for v in numbers.values()}) > 1:
-        body = "; ".join(f"{edition_label(e, lang)} — {', '.join(v)}" for e, v in numbers.items())
-        return ("What changed: the numbers — " if lang == "en" else "Что изменилось: числа — ") + body + "."
+    measures = {p.edition: number_lead(p.text) for p in parts}
+    if any(measures.values()):
+        body = "; ".join(f"{edition_label(e, lang)} — {v or '—'}" for e, v in measures.items())
+        same = len(set(measures.values())) == 1
+        if lang == "en":
+            return ("What changed: the same measures — " if same else "What changed: the measures — ") + body + "."
+        return ("Что изменилось: числа те же — " if same else "Что изменилось: числа — ") + body + "."
     if lang == "en":
         return "What changed: the rule is worded differently in each edition (see each ruling above)."
     return "Что изменилось: правило сформулировано в каждой редакции по-своему (см. выше)."
