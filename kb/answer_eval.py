@@ -162,16 +162,33 @@ class AnswerReport:
         }
 
 
+def _baseline_card(result: dict[str, Any], build_dir: Path | None) -> dict[str, Any]:
+    """The card as ``ask`` composed it before the answer card: the FAQ answer when an entry matched,
+    else the answer sentence of the first hit (``--baseline``)."""
+    from kb.card import compose_card
+    from kb.search import get_index
+
+    citations: list[dict[str, Any]] = []
+    faq = result.get("faq")
+    if faq is not None:
+        for entry in get_index(build_dir).faq:
+            if entry.id == faq["id"]:
+                citations = [{"source": c.source, "lines": list(c.lines), "quotes": list(c.quotes)} for c in entry.citations]
+    return compose_card(result, citations)
+
+
 def evaluate_answers(
-    rows: Sequence[AnswerRow], *, build_dir: Path | None = None, use_faq: bool = True, edition: str | None = None
+    rows: Sequence[AnswerRow], *, build_dir: Path | None = None, use_faq: bool = True, edition: str | None = None,
+    baseline: bool = False,
 ) -> AnswerReport:
-    """Ask every row's question and score its card."""
+    """Ask every row's question and score its card (``baseline``: the composition before the card)."""
     from kb.ask import ask
 
     report = AnswerReport()
     for row in rows:
         try:
-            card = ask(row.question, build_dir=build_dir, use_faq=use_faq, edition=edition)["card"]
+            result = ask(row.question, build_dir=build_dir, use_faq=use_faq, edition=edition)
+            card = _baseline_card(result, build_dir) if baseline else result["card"]
         except QueryError:
             card = {"text": "", "kind": "none", "source": None, "edition": None, "per_edition": [], "citations": []}
         ok = carries(str(card.get("text") or ""), row.keywords)

@@ -165,7 +165,12 @@ def ask(
 
 @click.command(name="eval")
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--baseline", is_flag=True, help="Also rank raw lines with plain BM25 and print it beside ours.")
+@click.option(
+    "--baseline",
+    is_flag=True,
+    help="Also rank raw lines with plain BM25 and print it beside ours; with --answers, score the card as "
+    "composed before the answer card (the FAQ answer, else the first hit's answer sentence).",
+)
 @LIMIT_10
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics (and every question's rank) as JSON.")
 @click.option("--no-faq", is_flag=True, help="Measure retrieval alone, without the curated FAQ.")
@@ -192,7 +197,7 @@ def evaluate(
             rows = [r for r in rows if r.id.startswith(only)]
         if not rows:
             raise QueryError(f"No question in {file.name} has answer_keywords{' and an id starting ' + repr(only) if only else ''}.")
-        answer_report = evaluate_answers(rows, build_dir=build_dir, use_faq=not no_faq)
+        answer_report = evaluate_answers(rows, build_dir=build_dir, use_faq=not no_faq, baseline=baseline)
         if as_json:
             click.echo(json.dumps(answer_report.to_json(), ensure_ascii=False, indent=1, sort_keys=True))
         else:
