@@ -112,6 +112,8 @@ def compose_card(result: dict[str, Any], faq_citations: Sequence[dict[str, Any]]
 #: With no edition named or implied, another edition's best passage scoring at least this share of
 #: the first hit's score gets a part of its own (the mechanic exists there too).
 PER_EDITION_SHARE = 0.7
+#: Longest quote of a FAQ entry's cited text on its card.
+MAX_QUOTE = 500
 #: At most this many editions on one card.
 MAX_PARTS = 3
 #: The edition a player is assumed to play when they have not said.
@@ -347,7 +349,11 @@ def _ruling_part(
         candidates = [(n, index.features[n].kind, _marked(marked, index.features[n])) for n in cited_ranked]
         choice = choose(candidates, weights, numbers, form)
         answer = entry.answer_en if lang == "en" and entry.answer_en else entry.answer
-        ruling = choice.text if choice is not None else ""
+        # the entry's own quotes are the words of the text that rule (checked against the lines at build)
+        quotes = [q for c in entry.citations for q in c.quotes]
+        ruling = " … ".join(quotes) if quotes else (choice.text if choice is not None else "")
+        if len(ruling) > MAX_QUOTE:
+            ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
         lead = None
         if form == "yesno" and not re.match(r"^(да|нет|yes|no)\b", answer.strip(), re.I):
             lead = yes_no_lead(answer, lang) or (yes_no_lead(ruling, lang) if ruling else None)

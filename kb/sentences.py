@@ -287,8 +287,9 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
         chosen.append(j)
         covered |= set(sentences[j].lemmas)
     text = " ".join(sentences[j].text for j in sorted(chosen))
-    if len(text) > MAX_TEXT:
-        text = text[:MAX_TEXT].rsplit(" ", 1)[0] + "…"
+    longest = MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT
+    if len(text) > longest:
+        text = text[:longest].rsplit(" ", 1)[0] + "…"
     return text
 
 
