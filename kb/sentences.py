@@ -240,12 +240,31 @@ def choose(
         return None
     score, rank, i, scores = best
     node_id, _kind, sentences = usable[rank]
-    return Choice(node_id, _expand(sentences, i, scores, form, weights), score, i)
+    text = _expand(sentences, i, scores, form, weights)
+    # a question asking two things may find the second ruling in the next passage
+    covered = {t for s in sentences if s.text in text for t in s.lemmas}
+    total = sum(w for t, w in weights.items() if t in covered) or 1.0  # what the chosen text carries
+    extra: tuple[float, str] | None = None
+    for other_rank, (_other, _k, other_sentences) in enumerate(usable):
+        if other_rank == rank:
+            continue
+        for s in other_sentences:
+            if s.mark in NON_RULING:
+                continue
+            gain = sum(w for t, w in weights.items() if t in s.lemmas and t not in covered) * RANK_DECAY[other_rank]
+            if gain >= OTHER_PASSAGE_GAIN * total and (extra is None or gain > extra[0]):
+                extra = (gain, s.text)
+    if extra is not None and len(text) + len(extra[1]) <= MAX_TEXT * 3 // 2:
+        text = f"{text} {extra[1]}"
+    return Choice(node_id, text, score, i)
 
 
 #: A further sentence is added when it carries at least this share of the question's weight that
 #: the chosen ones do not.
-COVER_GAIN = 0.05
+COVER_GAIN = 0.3
+#: A sentence of another top passage joins when it carries this share of the question's weight
+#: the chosen sentences do not.
+OTHER_PASSAGE_GAIN = 0.5
 #: At most this many sentences from one passage.
 MAX_SENTENCES = 3
 
@@ -271,8 +290,8 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
             k += 1
             continue
         break
-    total = sum(weights.values()) or 1.0
     covered = set().union(*(sentences[j].lemmas for j in chosen))
+    total = sum(w for t, w in weights.items() if t in sentences[i].lemmas) or 1.0  # what the best carries
     while len(chosen) < MAX_SENTENCES:
         gains = [
             (sum(w for t, w in weights.items() if t in s.lemmas and t not in covered), j)
