@@ -375,7 +375,7 @@ def _ruling_part(
     if choice is None:
         return None
     node = index.features[choice.node_id]
-    lead = yes_no_lead(choice.text, lang) if form == "yesno" else None
+    lead = (yes_no_lead(choice.best, lang) or yes_no_lead(choice.text, lang)) if form == "yesno" else None
     if form == "number" and lang != "en":
         measure = number_lead(choice.text)
         lead = f"{measure}." if measure else None

@@ -198,7 +198,9 @@ class Choice:
     text: str
     score: float
     index: int
-    """Position of the first chosen sentence in its passage."""
+    """Position of the best sentence in its passage."""
+    best: str = ""
+    """The best-scoring sentence itself (a yes/no lead is read off it)."""
 
 
 def _score(sentence: Sentence, weights: dict[str, float], numbers: set[str], form: str, top: float) -> float:
@@ -256,7 +258,7 @@ def choose(
                 extra = (gain, s.text)
     if extra is not None and len(text) + len(extra[1]) <= MAX_TEXT * 3 // 2:
         text = f"{text} {extra[1]}"
-    return Choice(node_id, text, score, i)
+    return Choice(node_id, text, score, i, sentences[i].text)
 
 
 #: A further sentence is added when it carries at least this share of the question's weight that
