@@ -152,15 +152,22 @@ def _numbers_in(text: str) -> list[str]:
     return list(dict.fromkeys(_inches(m.group(0).strip()) for m in _UNIT.finditer(text)))
 
 
-_MEASURED = re.compile(r"(\d+(?:[.,]\d+)?\s*(?:\"|″|”|“|дюйм\w*)|\d*\s*[DdДд]\s*\d+(?:\s*[+\-]\s*\d+)?|\b\d\+)")
+_MEASURED = re.compile(
+    r"(\d+(?:[.,]\d+)?(?:-?х)?\s*(?:\"|″|”|“|дюйм\w*)|\d*\s*[DdДд]\s*\d+(?:\s*[+\-]\s*\d+)?|\b\d\+|(?<![\w+\-])[+\-−]\d\b"
+    r"|(?:добав\w*|прибав\w*|увелич\w*\s+на)\s+\d+|(?:вычт\w*|отним\w*|уменьш\w*\s+на|ухудш\w*\s+на)\s+\d+)",
+    re.IGNORECASE,
+)
 
 
 def _inches(value: str) -> str:
-    return re.sub(r"^(\d+(?:[.,]\d+)?)\s*(?:\"|″|”|“|дюйм\w*)$", r"\1″", value)
+    """``3 дюйма``, ``3х дюймов``, ``3"`` → ``3″``; «добавьте 1» → ``+1``; «вычтите 1» → ``-1``."""
+    value = re.sub(r"^(?:добав\w*|прибав\w*|увелич\w*\s+на)\s+(\d+)$", r"+\1", value, flags=re.I)
+    value = re.sub(r"^(?:вычт\w*|отним\w*|уменьш\w*\s+на|ухудш\w*\s+на)\s+(\d+)$", r"-\1", value, flags=re.I)
+    return re.sub(r"^(\d+(?:[.,]\d+)?)(?:-?х)?\s*(?:\"|″|”|“|дюйм\w*)$", r"\1″", value)
 
 
 def number_lead(ruling: str) -> str | None:
-    """For a how-far / how-many question: the measures the ruling states (``9″``, ``2D6``, ``3+``)."""
+    """For a how-far / how-many question: the measures the ruling states (``9″``, ``2D6``, ``3+``, ``+1``)."""
     found = list(dict.fromkeys(_inches(m.group(0).strip()) for m in _MEASURED.finditer(ruling)))
     if not found:
         return None
@@ -171,7 +178,7 @@ def _english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling
     from kb.card_terms import english_name
 
     names = [n for n in (english_name(build_dir, c) for c in concepts[:3]) if n]
-    numbers = _numbers_in(ruling)[:4]
+    numbers = list(dict.fromkeys(_inches(m.group(0).strip()) for m in _MEASURED.finditer(ruling)))[:4]
     line = f"{edition_label(edition, 'en')}"
     if names:
         line += " — " + ", ".join(names)
