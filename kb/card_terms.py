@@ -118,7 +118,9 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
             first = ", ".join(str(n) for n in list(dict.fromkeys(r.get("lines", [])))[:FIRST_LINES])
             times = f"{r['count']}×"
             where = (f"lines {first}" if lang == "en" else f"строки {first}") if first else ""
-            parts.append(f"«{r['text']}» ({labels.get(str(r['status']), r['status'])}, {times}{', ' + where if where else ''})")
+            printed = _printed_forms(source_id, str(r["text"]), r.get("lines", []))
+            shown = f" — {', '.join('«' + p + '»' for p in printed)}" if printed else ""
+            parts.append(f"«{r['text']}» ({labels.get(str(r['status']), r['status'])}, {times}{', ' + where if where else ''}{shown})")
             if r["status"] == "mistranslation":
                 flagged.append(f"«{r['text']}» ({source_id})")
             if r.get("lines"):
@@ -151,6 +153,37 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
         "confidence": 1.0,
         "concept": concept,
     }
+
+
+#: Printed forms shown per rendering (other inflections than the termbase's form).
+PRINTED_FORMS = 2
+
+
+def _printed_forms(source_id: str, rendering: str, lines: Sequence[int]) -> list[str]:
+    """How the text prints ``rendering`` at its first lines, when that differs from the termbase's
+    form (another inflection: «зона поражения» printed «зоны поражения»)."""
+    from corpus.reader import read_lines
+    from kb.analysis import lemmas, tokens
+
+    wanted = lemmas(rendering)
+    if not wanted:
+        return []
+    raw = read_lines(source_id)
+    forms: list[str] = []
+    for number in list(dict.fromkeys(lines))[:6]:
+        if not 1 <= number <= len(raw):
+            continue
+        line = raw[number - 1]
+        found = list(tokens(line))
+        for i in range(len(found) - len(wanted) + 1):
+            if [t.text for t in found[i : i + len(wanted)]] == wanted:
+                printed = re.sub(r"\s+", " ", line[found[i].start : found[i + len(wanted) - 1].end])
+                if printed.lower() != rendering.lower() and printed not in forms:
+                    forms.append(printed)
+                break
+        if len(forms) >= PRINTED_FORMS:
+            break
+    return forms
 
 
 def _edition_label(edition: str, lang: str) -> str:
