@@ -281,7 +281,7 @@ def build_card(
             continue
         part_form = form
         part = _ruling_part(index, marked, parsed, question, edition, edition_hits, weights, numbers, part_form, lang,
-                            use_faq and not comparison, gates, faq_matches or [])
+                            use_faq, gates, faq_matches or [])
         if part is not None:
             parts.append(part)
     if not parts:
@@ -294,7 +294,7 @@ def build_card(
         changed = _what_changed(parts, lang)
         engine = _engine_line(parsed.concepts, [p.edition for p in parts], question, lang)
         card.update(kind="comparison", text="\n".join(texts + [changed] + ([engine] if engine else [])),
-                    edition=None, source="text")
+                    edition=None, source=parts[0].source)
         if engine:
             card["engine"] = engine
     elif len(parts) > 1:
