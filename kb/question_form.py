@@ -66,7 +66,11 @@ _PROCEDURE = re.compile(
 )
 #: A short query naming a measure («дальность чарджа», "charge range") asks for a number.
 _MEASURE = re.compile(r"(дальност|дистанц|расстояни|радиус|дюйм|\brange\b|\bdistance\b|\binch)", re.IGNORECASE)
-_WH_RU = re.compile(r"\b(?:сколько|какой|какая|какое|какие|когда|где|кто|чем|что|зачем|почему|как)\b", re.IGNORECASE)
+_WH_RU = re.compile(
+    r"\b(?:сколько|какой|какая|какое|какие|какую|какого|каким|каков\w*|когда|где|куда|откуда|кто|кого|кому|чем|что|чего"
+    r"|зачем|почему|как|насколько|чей|чья|чьи)\b",
+    re.IGNORECASE,
+)
 
 
 _NAMING = re.compile(
