@@ -185,7 +185,7 @@ _UNIT = re.compile(r"(\d+\s*(?:\"|″|”|“|''|дюйм\w*)|\d*\s*[DdДд]\s*\
 #: Bonus of a sentence fitting the question's form, as a share of the best term weight.
 W_FORM = 0.5
 #: Scores of the second and third passage are multiplied by these (the first is usually right).
-RANK_DECAY = (1.0, 0.75, 0.6)
+RANK_DECAY = (1.0, 0.65, 0.5)
 #: A passage of at most this many characters is shown whole.
 SHORT_PASSAGE = 280
 #: Longest card text per edition.
