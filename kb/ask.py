@@ -49,6 +49,8 @@ FAQ_HIGH = 0.6
 OTHER_EDITIONS_MIN_WEIGHT = 0.5
 #: How deep in the retrieval ranking a FAQ entry's passages must appear to confirm a weaker match.
 FAQ_CONFIRM_DEPTH = 3
+#: How many hits the card chooses from (across editions).
+CARD_DEPTH = 10
 #: A weaker FAQ match multiplies its cited leaves' scores by ``1 + FAQ_BOOST × match score``.
 FAQ_BOOST = 1.0
 
@@ -153,15 +155,32 @@ def _edition_fits(entry_edition: str, editions: Sequence[str]) -> bool:
     return entry_edition in editions or any(entry_edition in NEAR_EDITIONS.get(e, ()) for e in editions)
 
 
-def pick_faq(index: KnowledgeIndex, parsed: ParsedQuery, hits: Sequence[Hit]) -> tuple[Any, float, list[str]] | None:
+#: How many FAQ matches are kept for the card's gating (one matcher call serves both).
+FAQ_MATCHES = 10
+
+
+def faq_matches(index: KnowledgeIndex, parsed: ParsedQuery) -> list[tuple[Any, float]]:
+    """The FAQ entries the question matches, best first (of the explicit edition, if given)."""
+    if not index.faq:
+        return []
+    from kb.faq import match_faq
+
+    return match_faq(parsed.cleaned, index.faq, edition=parsed.explicit_edition, limit=FAQ_MATCHES)
+
+
+def pick_faq(
+    index: KnowledgeIndex, parsed: ParsedQuery, hits: Sequence[Hit], matches: Sequence[tuple[Any, float]] | None = None
+) -> tuple[Any, float, list[str]] | None:
     """The FAQ entry that answers the question, confirmed by retrieval, or ``None``."""
     entries = index.faq
     if not entries:
         return None
-    from kb.faq import DEFAULT_THRESHOLD, match_faq
+    from kb.faq import DEFAULT_THRESHOLD
 
+    if matches is None:
+        matches = faq_matches(index, parsed)
     top = {hit.node_id for hit in hits[:FAQ_CONFIRM_DEPTH]}
-    for entry, score in match_faq(parsed.cleaned, entries, edition=parsed.explicit_edition, limit=3):
+    for entry, score in matches[:3]:
         if score < DEFAULT_THRESHOLD:
             break
         if not _edition_fits(entry.edition, parsed.editions):
@@ -257,8 +276,59 @@ def ask(
     build_dir: Path | None = None,
     question_id: str | None = None,
     use_faq: bool = True,
+    played: str | None = None,
 ) -> dict[str, Any]:
-    """Answer one question; the ``rulekb ask --json`` object (see the module docstring)."""
+    """Answer one question; the ``rulekb ask --json`` object (see the module docstring).
+
+    ``played`` is the edition the player plays (``--edition`` sets ``edition``, a filter; the
+    environment variable ``RULEKB_EDITION`` or the web's edition choice set ``played``): a question
+    naming or implying no edition gets its card in that edition first.
+    """
+    result, context = _ask(question, edition=edition, limit=limit, build_dir=build_dir, question_id=question_id,
+                           use_faq=use_faq)
+    result["card"] = _card(result, context, played=played, use_faq=use_faq)
+    return result
+
+
+def _card(result: dict[str, Any], context: Any, *, played: str | None, use_faq: bool) -> dict[str, Any]:
+    from kb.card import build_card, empty_card, question_lang
+    from kb.faq_gate import related_json
+
+    if context is None or (result["answer"] is None and result["faq"] is None):
+        return empty_card(question_lang(result["question"]))
+    index, parsed, hits, matches = context
+    if played is None:
+        played = default_played()
+    card, gates = build_card(index, parsed, result["question"], hits, played=played, use_faq=use_faq,
+                             confidence=float(result.get("confidence") or 0.0), faq_matches=matches)
+    card["played"] = played
+    card["related_faq"] = [related_json(g) for g in gates if not g.leads]
+    return card
+
+
+def default_played() -> str | None:
+    """The edition in ``RULEKB_EDITION`` (the player's edition), or ``None``; a bad value is an error."""
+    import os
+
+    value = os.environ.get("RULEKB_EDITION", "").strip().lower()
+    if not value:
+        return None
+    from corpus.models import EDITIONS
+
+    if value not in EDITIONS:
+        raise QueryError(f"RULEKB_EDITION={value!r} is not an edition; use one of {', '.join(EDITIONS)}.")
+    return value
+
+
+def _ask(
+    question: str,
+    *,
+    edition: str | None,
+    limit: int,
+    build_dir: Path | None,
+    question_id: str | None,
+    use_faq: bool,
+) -> tuple[dict[str, Any], Any]:
     check_limit(limit)
     index = get_index(build_dir)
     parsed = index.parse(question, edition)
@@ -276,9 +346,10 @@ def ask(
         "hits": [],
     }
     if parsed.empty:
-        return result
-    hits = search_parsed(index, parsed, max(limit, FAQ_CONFIRM_DEPTH), snippets=False)
-    faq = pick_faq(index, parsed, hits) if use_faq else None
+        return result, None
+    hits = search_parsed(index, parsed, max(limit, CARD_DEPTH), snippets=False)
+    matches = faq_matches(index, parsed) if use_faq else []
+    faq = pick_faq(index, parsed, hits, matches) if use_faq else None
     if faq is not None:
         entry, score, nodes = faq
         hits = faq_hits(index, parsed, hits, nodes, score)
@@ -290,13 +361,13 @@ def ask(
             "score": round(score, 4),
         }
     if not hits:
-        return result
+        return result, None
     best = index.features[hits[0].node_id]
     confidence = coverage(index, parsed, best)
     result["confidence"] = round(confidence, 4)
     threshold = ANSWER_THRESHOLD_CONCEPT if parsed.concepts else ANSWER_THRESHOLD
     if faq is None and confidence < threshold:
-        return result
+        return result, None
     text = answer_sentences(index, parsed, best)
     result["answer"] = {"text": text, "node_id": best.id, "html": highlight_numbers(text)}
     if parsed.compare:
@@ -308,7 +379,7 @@ def ask(
     shown = hits[:limit]
     fill_snippets(parsed, shown, index)
     result["hits"] = [hit.to_json() for hit in shown]
-    return result
+    return result, (index, parsed, hits, matches)
 
 
 def ask_batch(
@@ -318,6 +389,7 @@ def ask_batch(
     limit: int = 5,
     build_dir: Path | None = None,
     use_faq: bool = True,
+    played: str | None = None,
 ) -> Iterable[dict[str, Any]]:
     """:func:`ask` over ``{"id", "question"}`` rows; a bad row yields an object with ``error``.
 
@@ -336,6 +408,7 @@ def ask_batch(
                 build_dir=build_dir,
                 question_id=None if question_id is None else str(question_id),
                 use_faq=use_faq,
+                played=played,
             )
         except QueryError as exc:
             yield {"id": question_id, "question": question, "edition": None, "concepts": [], "answer": None,
@@ -349,9 +422,16 @@ def format_answer(result: dict[str, Any]) -> str:
         lines.append(f"Возможно, вы имели в виду: {result['did_you_mean']}")
     if result.get("concepts"):
         lines.append("Понятия: " + ", ".join(result["concepts"]))
+    card = result.get("card") or {}
+    if card.get("kind") not in (None, "none"):
+        played = f" · вы играете: {card['played']}" if card.get("played") else ""
+        lines += ["", f"[{card['kind']} · {card.get('source')}{played}]", card["text"]]
+        for citation in card.get("citations", [])[:6]:
+            start, end = citation["lines"]
+            lines.append(f"  — {citation['source_id']}, " + (f"строка {start}" if start == end else f"строки {start}–{end}"))
     faq = result.get("faq")
-    if faq:
-        lines += ["", f"FAQ: {faq['question']}", f"  {faq['answer']}"]
+    if faq and card.get("source") != "faq":
+        lines += ["", f"Похожий частый вопрос: {faq['question']}", f"  {faq['answer']}"]
     answer = result.get("answer")
     if answer is None:
         lines += ["", "Ответ не найден: в правилах нет подходящего места. Уточните вопрос или назовите редакцию."]

@@ -132,6 +132,7 @@ STAGES: list[tuple[str, Stage]] = [
     ("terms", _optional_stage("kb.graph_build", "stage_terms")),
     ("graph", _optional_stage("kb.graph_build", "stage_graph")),
     ("index", _optional_stage("kb.index", "stage_index")),
+    ("sentences", _optional_stage("kb.sentences", "stage_sentences")),
 ]
 
 

@@ -5,7 +5,8 @@ An evaluation file has one JSON object per line: ``id``, ``question``, optionall
 upstream name maps to a source through ``upstream_file`` in ``corpus/sources.toml`` (so the
 citation is still the file's sha256). A hit is *relevant* when it comes from a gold source,
 overlaps a gold line range and spans at most :data:`MAX_HIT_LINES` lines (a chapter that
-contains the answer does not count).
+contains the answer does not count). A row with ``removed`` (the reason, e.g. it copies a FAQ
+phrasing that search indexes) is skipped.
 
 The baseline (``--baseline``) ranks raw lines: every non-empty line of every source is a
 document, scored by plain BM25 over a lower-cased word tokenizer (Whoosh, in memory), the
@@ -81,6 +82,8 @@ def load_questions(path: Path) -> list[Question]:
             continue
         try:
             row = json.loads(line)
+            if row.get("removed"):  # e.g. a copy of a FAQ phrasing: it would measure nothing
+                continue
             gold = []
             for item in row["gold"]:
                 source = upstream.get(item["source"], item["source"] if item["source"] in known else None)

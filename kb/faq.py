@@ -41,6 +41,7 @@ __all__ = [
     "check_citations",
     "citation_node_ids",
     "entry_node_ids",
+    "faq_matcher",
     "load_built_faq",
     "load_faq",
     "match_faq",
@@ -117,7 +118,7 @@ class FaqEntry(BaseModel):
     """English concept ids (``charge``, ``overwatch``, ``re-roll``…), shared with the termbase."""
     answer: str = Field(min_length=10, max_length=700)
     """1–3 sentences in Russian, our own words, numbers explicit."""
-    answer_en: str | None = None
+    answer_en: str | None = Field(default=None, min_length=10, max_length=900)
     """The same ruling in English (1–3 sentences, the official English rule names, the same numbers),
     written from the text for English questions; the quotes stay Russian. ``None`` only in older data."""
     citations: tuple[FaqCitation, ...] = Field(alias="citation", min_length=1)
@@ -134,6 +135,13 @@ class FaqEntry(BaseModel):
     @classmethod
     def _text(cls, value: str) -> str:
         _non_blank([value], "the text")
+        return value
+
+    @field_validator("answer_en")
+    @classmethod
+    def _english(cls, value: str | None) -> str | None:
+        if value is not None:
+            _non_blank([value], "the English answer")
         return value
 
     @field_validator("concepts")
@@ -369,6 +377,8 @@ class FaqMatcher:
             frozenset().union(*docs, _terms(e.answer))
             for docs, e in zip(phrasings, self.entries, strict=True)
         ]
+        self._profiles: list[frozenset[str]] = profiles
+        self._positions: dict[str, int] = {e.id: i for i, e in enumerate(self.entries)}
         count = len(self.entries)
         frequency: dict[str, int] = {}
         for profile in profiles:
@@ -389,6 +399,20 @@ class FaqMatcher:
                     self._phrasing_postings.setdefault(term, []).append((index, position))
             for term in profile:
                 self._profile_postings.setdefault(term, []).append(index)
+
+    def uncovered(self, question: str, entry: FaqEntry) -> float:
+        """Share of ``question``'s term weight that ``entry``'s phrasings and answer never use (0 when
+        the entry covers every word of the question; words no entry uses weigh the most)."""
+        terms = _terms(question)
+        if not terms:
+            return 1.0
+        index = self._positions.get(entry.id)
+        if index is None:
+            return 1.0
+        profile = self._profiles[index]
+        total = sum(self._weight.get(t, self._unknown) for t in terms)
+        missing = sum(self._weight.get(t, self._unknown) for t in terms if t not in profile)
+        return missing / total if total else 1.0
 
     def _norm(self, terms: Iterable[str]) -> float:
         return math.sqrt(sum(self._weight[t] for t in terms)) or 1.0
@@ -429,6 +453,17 @@ class FaqMatcher:
 
 
 _MATCHERS: dict[tuple[int, ...], FaqMatcher] = {}
+
+
+def faq_matcher(entries: Sequence[FaqEntry]) -> FaqMatcher:
+    """The matcher over ``entries``, built once and reused while the same entry objects are passed."""
+    key = tuple(id(entry) for entry in entries)
+    matcher = _MATCHERS.get(key)
+    if matcher is None:
+        if len(_MATCHERS) >= 8:
+            _MATCHERS.pop(next(iter(_MATCHERS)))
+        matcher = _MATCHERS[key] = FaqMatcher(entries)
+    return matcher
 
 
 def match_faq(

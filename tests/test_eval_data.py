@@ -25,9 +25,19 @@ EVAL = DATA / "eval.jsonl"
 DEV = DATA / "dev.jsonl"
 
 FIELDS = ("id", "lang", "question", "kind", "edition", "gold", "answer", "answer_keywords")
-OPTIONAL = ("note",)
+OPTIONAL = ("note", "style", "removed")
 LANGS = {"ru", "en"}
 KINDS = {"lookup", "numeric", "procedure", "terminology", "compare"}
+#: Kinds answer-card batches may also use (yes/no questions).
+CARD_KINDS = KINDS | {"yesno"}
+#: How a question is written (optional): a terse phone query, typos, English, a table situation, a
+#: translator's question, an older edition left unnamed, plain.
+STYLES = {"terse", "typo", "english", "situation", "translator", "older-unnamed", "plain"}
+#: Answer-card batches (``rulekb eval --answers``), first measured held out, then development data.
+CARD_SETS = ("ha.jsonl",)
+#: Keywords of the batches (copied as written) that restate the text in notation: ha-017's «+1» is
+#: the text's «добавьте 1 к броску на ранение».
+RESTATED_KEYWORDS = {("ha-017", "+1")}
 EDITIONS = {"10", "6", "7", "kt"}
 MAX_NEW_RANGE = 15  # lines per gold range in rows added after dev.jsonl
 
@@ -206,3 +216,43 @@ def test_size_and_spread() -> None:
     assert not thin, f"sources with fewer than 15 questions: {thin}"
     assert sum(row["lang"] == "en" for row in rows) >= 40
     assert {row["kind"] for row in rows} == KINDS
+
+
+@pytest.mark.parametrize("name", CARD_SETS)
+def test_answer_card_batches(name: str) -> None:
+    """The answer-card batches: the same fields (``style`` optional, ``yesno`` a kind), ranges that
+    exist, every keyword in a gold range or the reference answer."""
+    rows = load_rows(DATA / name)
+    assert len(rows) >= 60
+    errors: list[str] = []
+    for row in rows:
+        label = row.get("id", "?")
+        missing = [f for f in FIELDS if f not in row]
+        extra = sorted(set(row) - set(FIELDS) - set(OPTIONAL))
+        if missing or extra:
+            errors.append(f"{label}: missing {missing}, unexpected {extra}")
+            continue
+        if row["kind"] not in CARD_KINDS:
+            errors.append(f"{label}: kind {row['kind']!r} not in {sorted(CARD_KINDS)}")
+        if "style" in row and row["style"] not in STYLES:
+            errors.append(f"{label}: style {row['style']!r} not in {sorted(STYLES)}")
+        if row["lang"] not in LANGS or not edition_parts(row["edition"]) <= EDITIONS:
+            errors.append(f"{label}: lang or edition out of range")
+        by_id = {source.id: source for source in load_manifest()}
+        passages = []
+        for gold in row["gold"]:  # cited by upstream file name or by source id
+            source = upstream_sources().get(gold["source"]) or by_id.get(gold["source"])
+            start, end = gold["lines"]
+            if source is None or not 1 <= start <= end <= len(read_lines(source.id)):
+                errors.append(f"{label}: bad gold {gold!r}")
+                continue
+            passages.append(norm("\n".join(read_lines(source.id)[start - 1 : end])))
+        for keyword in row["answer_keywords"]:
+            needle = norm(keyword)
+            if (label, keyword) in RESTATED_KEYWORDS:
+                continue
+            if not any(needle in p for p in passages) and needle not in norm(row["answer"]):
+                errors.append(f"{label}: keyword {keyword!r} is neither in its gold lines nor in the answer")
+    assert not errors, "\n".join(errors)
+    ids = Counter(row["id"] for row in rows)
+    assert not [i for i, n in ids.items() if n > 1]

@@ -140,12 +140,45 @@ def test_unrelated_questions_score_below_threshold(question: str) -> None:
             assert score < DEFAULT_THRESHOLD, f"{question!r} -> {entry.id} scored {score}"
 
 
-@pytest.mark.parametrize("held_out", [HELD_OUT, RULES_HELD_OUT], ids=["core", "rules"])
-def test_held_out_questions_are_found(held_out: tuple[tuple[str, str, str], ...]) -> None:
-    """Paraphrases the data never saw: the right entry is first for most, in the top 3 for nearly
-    all, and confidently."""
-    assert all(want in BY_ID for _, _, want in held_out)
-    assert len({question for question, _, _ in held_out}) == len(held_out)
+#: A "held-out" question sharing this share of its words (lemmas) with a phrasing of the entry it
+#: tests copies that phrasing: it measures nothing and is left out of the held-out figures.
+COPY_SHARE = 0.75
+
+
+def _words(text: str) -> frozenset[str]:
+    from kb.faq import _terms
+
+    return frozenset(t for t in _terms(text) if not t.startswith("~"))
+
+
+def copies_a_phrasing(question: str, entry: FaqEntry) -> bool:
+    """Whether ``question`` shares at least :data:`COPY_SHARE` of its words with one of ``entry``'s phrasings."""
+    words = _words(question)
+    if not words:
+        return False
+    return any(len(words & _words(p)) / len(words) >= COPY_SHARE for p in (entry.question, *entry.variants))
+
+
+def truly_held_out(held_out: tuple[tuple[str, str, str], ...]) -> list[tuple[str, str, str]]:
+    return [row for row in held_out if not copies_a_phrasing(row[0], BY_ID[row[2]])]
+
+
+def test_copies_of_phrasings_are_recognised() -> None:
+    entry = BY_ID["10e-feel-no-pain"]
+    assert copies_a_phrasing("ФНП работает против смертельных ран?", entry)
+    assert not copies_a_phrasing("спасает ли шестой сейв от мортальных повреждений", entry)
+    kept = truly_held_out(HELD_OUT) + truly_held_out(RULES_HELD_OUT)
+    assert len(kept) >= 50, f"only {len(kept)} held-out questions do not copy a phrasing"
+
+
+def test_held_out_questions_are_found() -> None:
+    """Paraphrases the data never saw, both lists pooled, those copying an entry's phrasing left out
+    (27 of 79; 52 remain): the right entry is first for three in four (0.75 measured), in the top 3
+    for nearly all (0.96), and confidently."""
+    pooled = HELD_OUT + RULES_HELD_OUT
+    assert all(want in BY_ID for _, _, want in pooled)
+    assert len({question for question, _, _ in pooled}) == len(pooled)
+    held_out = tuple(truly_held_out(pooled))
     first = top3 = confident = 0
     misses: list[str] = []
     for question, edition, want in held_out:
@@ -158,7 +191,7 @@ def test_held_out_questions_are_found(held_out: tuple[tuple[str, str, str], ...]
         else:
             misses.append(f"{question!r} -> {ids}, want {want}")
     total = len(held_out)
-    assert first / total >= 0.75, f"top-1 {first}/{total}; misses:\n" + "\n".join(misses)
+    assert first / total >= 0.72, f"top-1 {first}/{total}; misses:\n" + "\n".join(misses)
     assert top3 / total >= 0.9, f"top-3 {top3}/{total}; misses:\n" + "\n".join(misses)
     assert confident / first >= 0.9, f"only {confident} of {first} right answers reach the threshold"
 

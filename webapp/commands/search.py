@@ -122,6 +122,13 @@ def _rows(stream: TextIO, name: str) -> Iterator[dict[str, Any]]:
     help="JSONL of {\"id\", \"question\"} ('-' for stdin); prints one JSON object per line.",
 )
 @click.option("--no-faq", is_flag=True, help="Answer from the rules only, without the curated FAQ.")
+@click.option(
+    "--play",
+    type=click.Choice(list(EDITIONS)),
+    default=None,
+    envvar="RULEKB_EDITION",
+    help="The edition you play (or set RULEKB_EDITION): a question naming no edition gets its card first.",
+)
 @BUILD_DIR
 def ask(
     question: str | None,
@@ -130,6 +137,7 @@ def ask(
     as_json: bool,
     batch: TextIO | None,
     no_faq: bool,
+    play: str | None,
     build_dir: Path | None,
 ) -> None:
     """Answer a rules question: the ruling sentence, cited, with related passages."""
@@ -141,14 +149,14 @@ def ask(
             raise click.UsageError("Give either QUESTION or --batch FILE, not both.")
         name = getattr(batch, "name", "batch")
         for result in ask_batch(
-            _rows(batch, name), edition=edition, limit=limit, build_dir=build_dir, use_faq=not no_faq
+            _rows(batch, name), edition=edition, limit=limit, build_dir=build_dir, use_faq=not no_faq, played=play
         ):
             sys.stdout.write(_dumps(result) + "\n")
         sys.stdout.flush()
         return
     if question is None:
         raise click.UsageError("Ask a QUESTION (in quotes) or give --batch FILE.jsonl.")
-    result = run_ask(question, edition=edition, limit=limit, build_dir=build_dir, use_faq=not no_faq)
+    result = run_ask(question, edition=edition, limit=limit, build_dir=build_dir, use_faq=not no_faq, played=play)
     if as_json:
         click.echo(_dumps(result))
         return
@@ -157,17 +165,44 @@ def ask(
 
 @click.command(name="eval")
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--baseline", is_flag=True, help="Also rank raw lines with plain BM25 and print it beside ours.")
+@click.option(
+    "--baseline",
+    is_flag=True,
+    help="Also rank raw lines with plain BM25 and print it beside ours; with --answers, score the card as "
+    "composed before the answer card (the FAQ answer, else the first hit's answer sentence).",
+)
 @LIMIT_10
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics (and every question's rank) as JSON.")
 @click.option("--no-faq", is_flag=True, help="Measure retrieval alone, without the curated FAQ.")
 @click.option("--only", default=None, help="Only questions whose id starts with this prefix (e.g. 'e-').")
+@click.option(
+    "--answers",
+    is_flag=True,
+    help="Score the answer card instead: the share whose text carries every answer keyword, by kind, "
+    "language, style and source; wrong-edition cards; FAQ precision.",
+)
 @BUILD_DIR
 def evaluate(
-    file: Path, baseline: bool, limit: int, as_json: bool, no_faq: bool, only: str | None, build_dir: Path | None
+    file: Path, baseline: bool, limit: int, as_json: bool, no_faq: bool, only: str | None, answers: bool,
+    build_dir: Path | None,
 ) -> None:
     """Measure retrieval on FILE.jsonl: R@1, R@3, R@5, MRR@10 overall and by kind, language, source."""
     from kb.evaluate import baseline_ranker, evaluate_file, format_report
+
+    if answers:
+        from kb.answer_eval import evaluate_answers, format_answer_report, load_answer_rows
+
+        rows = load_answer_rows(file)
+        if only is not None:
+            rows = [r for r in rows if r.id.startswith(only)]
+        if not rows:
+            raise QueryError(f"No question in {file.name} has answer_keywords{' and an id starting ' + repr(only) if only else ''}.")
+        answer_report = evaluate_answers(rows, build_dir=build_dir, use_faq=not no_faq, baseline=baseline)
+        if as_json:
+            click.echo(json.dumps(answer_report.to_json(), ensure_ascii=False, indent=1, sort_keys=True))
+        else:
+            click.echo(format_answer_report(answer_report))
+        return
 
     report = evaluate_file(
         file, limit=limit, build_dir=build_dir, use_faq=not no_faq, baseline=baseline_ranker if baseline else None,

@@ -30,10 +30,10 @@ def _question() -> tuple[str, str | None, int]:
 @bp.route("/ask")
 def ask() -> Response:
     """The ``rulekb ask --json`` object."""
-    from webapp.views.search import run_ask
+    from webapp.views.search import played_edition, run_ask
 
     question, edition, limit = _question()
-    result = run_ask(current_build(), question, edition, limit)
+    result = run_ask(current_build(), question, edition, limit, played_edition())
     result.pop("engine", None)
     return jsonify(result)
 

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, Response, current_app, make_response, render_template, request
 from markupsafe import Markup, escape
 
 from corpus.errors import QueryError
@@ -28,26 +28,42 @@ bp = Blueprint("search", __name__)
 _NUMBER = re.compile(r"(\d+\s*[DdДд]\s*\d+|\b[DdДд]\d+|\d+\+|\d+(?:[.,]\d+)?\s*(?:\"|″|”|дюйм\w*)|\d+)")
 #: answers kept per worker: players ask the same few questions again and again
 ASK_CACHE_SIZE = 512
-_ASK_CACHE: OrderedDict[tuple[str, str, str | None, int], dict[str, Any]] = OrderedDict()
+_ASK_CACHE: OrderedDict[tuple[str, str, str | None, int, str | None], dict[str, Any]] = OrderedDict()
 #: rendered search pages kept per worker (the page is a pure function of the build and the query)
 PAGE_CACHE_SIZE = 256
-_PAGE_CACHE: OrderedDict[tuple[str, str, str | None, int], str] = OrderedDict()
+_PAGE_CACHE: OrderedDict[tuple[str, str, str | None, int, str | None], str] = OrderedDict()
 _ASK_LOCK = threading.Lock()
 
 
-def run_ask(build: Build, question: str, edition: str | None, limit: int) -> dict[str, Any]:
+#: The cookie keeping the edition a player plays (set from the page's «Я играю в» choice, ``?play=``).
+PLAY_COOKIE = "rulekb_play"
+
+
+def played_edition() -> str | None:
+    """The edition the player plays: ``?play=`` in the URL, else the cookie; a bad value is ignored."""
+    for raw in (request.args.get("play"), request.cookies.get(PLAY_COOKIE)):
+        if raw is None:
+            continue
+        try:
+            return parse_edition(raw)
+        except QueryError:
+            continue
+    return None
+
+
+def run_ask(build: Build, question: str, edition: str | None, limit: int, played: str | None = None) -> dict[str, Any]:
     """The ask object for ``question`` (``kb.ask``: the contract of ``rulekb ask --json``), plus the
     cited lines of its FAQ entry. A build without a search index raises IndexMissingError (a 503
     that says to run ``rulekb build``). Answers are cached per worker and per build (a rebuild has
     a new manifest stamp, a new key); callers get a shallow copy they may change.
     """
-    key = (f"{build.path}@{build.stamp}", question, edition, limit)
+    key = (f"{build.path}@{build.stamp}", question, edition, limit, played)
     with _ASK_LOCK:
         cached = _ASK_CACHE.get(key)
         if cached is not None:
             _ASK_CACHE.move_to_end(key)
             return dict(cached)
-    result = _answer(build, question, edition, limit)
+    result = _answer(build, question, edition, limit, played)
     with _ASK_LOCK:
         _ASK_CACHE[key] = result
         while len(_ASK_CACHE) > ASK_CACHE_SIZE:
@@ -55,10 +71,12 @@ def run_ask(build: Build, question: str, edition: str | None, limit: int) -> dic
     return dict(result)
 
 
-def _answer(build: Build, question: str, edition: str | None, limit: int) -> dict[str, Any]:
+def _answer(build: Build, question: str, edition: str | None, limit: int, played: str | None) -> dict[str, Any]:
     from kb.ask import ask
 
-    result: dict[str, Any] = dict(ask(question, edition=edition, limit=limit, build_dir=build.path))
+    result: dict[str, Any] = dict(
+        ask(question, edition=edition, limit=limit, build_dir=build.path, played=played or DEFAULT_PLAYED)
+    )
     faq = result.get("faq")
     if isinstance(faq, dict) and "citations" not in faq:
         result["faq"] = {**faq, "citations": _faq_citations(build.path, str(faq.get("id", "")))}
@@ -163,9 +181,25 @@ def display_hits(build: Build, hits: list[dict[str, Any]], question: str = "") -
     return out
 
 
+#: The web's default edition when the player has not chosen (the environment does not apply here).
+DEFAULT_PLAYED = "10"
+
+
 @bp.route("/")
 @bp.route("/search")
-def search() -> str | tuple[str, int]:
+def search() -> Response | tuple[str, int]:
+    """The search page; ``?play=`` (kept in a cookie) is the edition the player plays."""
+    played = played_edition()
+    response = make_response(_search(played))
+    if "play" in request.args:
+        if played is None:
+            response.delete_cookie(PLAY_COOKIE)
+        else:
+            response.set_cookie(PLAY_COOKIE, played, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
+    return response
+
+
+def _search(played: str | None) -> str | tuple[str, int]:
     build = current_build()
     raw_q = request.args.get("q", "")
     raw_edition = request.args.get("edition", "")
@@ -178,16 +212,17 @@ def search() -> str | tuple[str, int]:
         question = clean_query(raw_q)
     except QueryError as exc:
         return render_template(
-            "search.html", q=raw_q[:500], edition=edition, result=None, hits=[], notice=exc.message, other=[]
+            "search.html", q=raw_q[:500], edition=edition, result=None, hits=[], notice=exc.message, other=[],
+            played=played,
         ), 400
     if notice is None and question:
-        key = (f"{build.path}@{build.stamp}", question, edition, int(current_app.config["SEARCH_LIMIT"]))
+        key = (f"{build.path}@{build.stamp}", question, edition, int(current_app.config["SEARCH_LIMIT"]), played)
         with _ASK_LOCK:
             page = _PAGE_CACHE.get(key)
             if page is not None:
                 _PAGE_CACHE.move_to_end(key)
                 return page
-    page = _render_search(build, question, edition, notice)
+    page = _render_search(build, question, edition, notice, played)
     if notice is None and question:
         with _ASK_LOCK:
             _PAGE_CACHE[key] = page
@@ -196,12 +231,12 @@ def search() -> str | tuple[str, int]:
     return page
 
 
-def _render_search(build: Build, question: str, edition: str | None, notice: str | None) -> str:
+def _render_search(build: Build, question: str, edition: str | None, notice: str | None, played: str | None) -> str:
     result = None
     other: list[dict[str, Any]] = []
     hits: list[dict[str, Any]] = []
     if question:
-        result = run_ask(build, question, edition, int(current_app.config["SEARCH_LIMIT"]))
+        result = run_ask(build, question, edition, int(current_app.config["SEARCH_LIMIT"]), played)
         other = _other_editions(build, result)
         hits = display_hits(build, result["hits"], question)
     return render_template(
@@ -212,6 +247,7 @@ def _render_search(build: Build, question: str, edition: str | None, notice: str
         hits=hits,
         notice=notice,
         other=other,
+        played=played,
         nodes=build.nodes,
         concepts=build.concepts,
     )

@@ -1,0 +1,132 @@
+"""The answer card of ``ask``: its contract, and what each kind of question gets."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kb.ask import ask
+from kb.card import question_lang
+
+KINDS = {"ruling", "terminology", "comparison", "none"}
+SOURCES = {"faq", "text", "termbase", "engine", None}
+
+
+def check_card(card: dict[str, Any]) -> None:
+    """The ``card`` object of the contract (README, «JSON contracts»)."""
+    assert {"kind", "lang", "text", "edition", "per_edition", "source", "citations", "confidence"} <= set(card)
+    assert card["kind"] in KINDS
+    assert card["lang"] in {"ru", "en"}
+    assert isinstance(card["text"], str) and card["text"].strip()
+    assert card["edition"] in (None, "10", "6", "7", "kt")
+    assert card["source"] in SOURCES
+    assert 0.0 <= card["confidence"] <= 1.0
+    for part in card["per_edition"]:
+        assert {"edition", "text", "node_id", "lines"} <= set(part)
+        assert part["edition"] in ("10", "6", "7", "kt")
+        assert isinstance(part["text"], str) and part["text"].strip()
+    for citation in card["citations"]:
+        assert {"source_id", "lines", "quote"} <= set(citation)
+        start, end = citation["lines"]
+        assert 1 <= start <= end
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["можно ли стрелять после рывка", "дальность чарджа в 6ке", "How far can a unit pile in?",
+     "Чем отличается консолидация в 6-й и 10-й?", "Как приготовить борщ со сметаной?"],
+)
+def test_every_answer_has_a_card(built: Path, question: str) -> None:
+    check_card(ask(question, build_dir=built)["card"])
+
+
+def test_a_question_the_rules_do_not_answer_gets_a_none_card(built: Path) -> None:
+    card = ask("Какая завтра погода в Москве?", build_dir=built)["card"]
+    assert card["kind"] == "none" and card["source"] is None and not card["citations"]
+
+
+def test_a_comparison_gets_one_part_per_edition(built: Path) -> None:
+    card = ask("Чем отличается консолидация в 6-й и 10-й?", build_dir=built)["card"]
+    assert card["kind"] == "comparison" and card["edition"] is None
+    assert {p["edition"] for p in card["per_edition"]} >= {"6", "10"}
+
+
+def test_citations_point_at_lines_that_exist(built: Path) -> None:
+    from corpus.reader import read_lines
+
+    card = ask("можно ли стрелять после рывка", build_dir=built)["card"]
+    assert card["citations"]
+    for citation in card["citations"]:
+        assert citation["lines"][1] <= len(read_lines(citation["source_id"]))
+
+
+def test_question_language() -> None:
+    assert question_lang("Can I shoot after advancing?") == "en"
+    assert question_lang("можно ли стрелять после рывка?") == "ru"
+    assert question_lang("Как переведён Overwatch?") == "ru"
+
+
+def test_batch_and_cli_json_carry_the_card(built: Path, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from webapp.cli import main
+
+    batch = tmp_path / "q.jsonl"
+    batch.write_text(json.dumps({"id": "a", "question": "дальность чарджа"}, ensure_ascii=False) + "\n", encoding="utf-8")
+    runner = CliRunner()
+    out = runner.invoke(main, ["ask", "--batch", str(batch), "--build-dir", str(built)])
+    assert out.exit_code == 0, out.output
+    check_card(json.loads(out.output.splitlines()[0])["card"])
+    single = runner.invoke(main, ["ask", "--json", "дальность чарджа", "--build-dir", str(built)])
+    assert single.exit_code == 0, single.output
+    card = json.loads(single.output)["card"]
+    check_card(card)
+    assert re.search(r"\d", card["text"])
+
+
+def test_terminology_card_lists_each_book_s_renderings(built: Path) -> None:
+    card = ask("Как в этом переводе назван pile in?", build_dir=built)["card"]
+    check_card(card)
+    assert card["kind"] == "terminology" and card["source"] == "termbase"
+    assert {p["edition"] for p in card["per_edition"]} >= {"10", "6"}
+    assert "«" in card["text"] and ("последовательно" in card["text"])
+    english = ask("How is Pile In rendered in the 6th-edition text?", build_dir=built)["card"]
+    assert english["lang"] == "en" and "renderings" in english["text"]
+    assert {p["edition"] for p in english["per_edition"]} == {"6"}
+
+
+def test_comparison_card_says_what_changed_and_the_engine_computes_it(built: Path) -> None:
+    card = ask("Чем отличается чардж в 6-й и 10-й редакции?", build_dir=built)["card"]
+    assert card["kind"] == "comparison"
+    assert "Что изменилось" in card["text"]
+    assert card.get("engine") and "%" in card["engine"]
+
+
+def test_unmarked_question_gets_the_played_edition_first(built: Path) -> None:
+    tenth = ask("дальность чарджа", build_dir=built)["card"]
+    sixth = ask("дальность чарджа", build_dir=built, played="6")["card"]
+    assert tenth["per_edition"][0]["edition"] == "10"
+    assert sixth["per_edition"][0]["edition"] == "6" and sixth["played"] == "6"
+    labelled = [line for line in sixth["text"].splitlines() if line.startswith(("6-я редакция:", "7-я редакция:", "10-я редакция:", "Kill Team:"))]
+    assert len(labelled) == len(sixth["per_edition"]) >= 2
+
+
+def test_named_edition_is_never_answered_by_another(built: Path) -> None:
+    for question in ["дальность чарджа в 6ке", "овервотч в кт", "в 7-ке отступление из боя"]:
+        card = ask(question, build_dir=built)["card"]
+        editions = {card["edition"]} if card["edition"] else {p["edition"] for p in card["per_edition"]}
+        assert editions == {ask(question, build_dir=built)["edition"]}, (question, editions)
+
+
+def test_environment_sets_the_played_edition(built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from corpus.errors import QueryError
+
+    monkeypatch.setenv("RULEKB_EDITION", "6")
+    assert ask("дальность чарджа", build_dir=built)["card"]["played"] == "6"
+    monkeypatch.setenv("RULEKB_EDITION", "11")
+    with pytest.raises(QueryError, match="RULEKB_EDITION"):
+        ask("дальность чарджа", build_dir=built)

@@ -1,0 +1,75 @@
+"""What a question asks: its form, and the edition it implies without naming it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.question_form import (
+    concept_editions,
+    edition_vocabulary,
+    implied_editions,
+    question_form,
+    vocabulary_editions,
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "form"),
+    [
+        ("можно ли стрелять после рывка", "yesno"),
+        ("Может ли техника стрелять в зоне поражения?", "yesno"),
+        ("обязан ли я кидать тест", "yesno"),
+        ("адванс и стрелять можно?", "yesno"),
+        ("Can a unit shoot after advancing?", "yesno"),
+        ("Does cover apply in melee?", "yesno"),
+        ("сколько атак у орка", "number"),
+        ("на какое расстояние двигается консолидация", "number"),
+        ("How far can a unit pile in?", "number"),
+        ("дальность чарджа", "number"),
+        ("в каком порядке идут фазы", "procedure"),
+        ("как проходит проверка боевого шока", "procedure"),
+        ("Как в этом переводе назван pile in?", "terminology"),
+        ("Как в тексте переведён Invulnerable Save?", "terminology"),
+        ("How is Overwatch rendered in the Kill Team translation?", "terminology"),
+        ("кохеренси 6ка vs 10ка", "comparison"),
+        ("что такое знамя", "lookup"),
+    ],
+)
+def test_forms(question: str, form: str) -> None:
+    from kb.query import detect_editions
+
+    assert question_form(question, editions=len(detect_editions(question))) == form
+
+
+def test_two_editions_make_a_comparison_and_one_with_a_comparing_word() -> None:
+    assert question_form("консолидация в 6-й и в 10-й", editions=2) == "comparison"
+    assert question_form("чем отличается овервотч с 6-й", compare=True, editions=1) == "comparison"
+    # «different targets» compares nothing
+    assert question_form("Can a monstrous creature fire at two different targets?", compare=True) == "yesno"
+
+
+def test_concepts_printed_in_one_edition_only_imply_it() -> None:
+    editions = {"initiative": frozenset({"6"}), "stratagem": frozenset({"10"}), "charge": frozenset({"6", "10"})}
+    assert implied_editions(["initiative", "charge"], editions) == ["6"]
+    assert implied_editions(["stratagem"], editions) == ["10"]
+    assert implied_editions(["charge"], editions) == []
+    assert implied_editions(["initiative", "stratagem"], editions) == []  # they disagree
+    assert implied_editions(["initiative"], editions, {"initiative": 0.5}) == []  # named ambiguously
+
+
+def test_the_build_knows_which_concepts_each_edition_prints(built: Path) -> None:
+    editions = concept_editions(built)
+    assert editions["charge"] >= {"10", "6"}
+    assert all(value <= {"10", "6", "7", "kt"} for value in editions.values())
+
+
+def test_older_books_own_wording_implies_their_edition(built: Path) -> None:
+    vocabulary = edition_vocabulary(built)
+    assert vocabulary, "edition_vocabulary.json is empty"
+    assert all(len(key) >= 2 for key in vocabulary)
+    older = next(key for key, eds in vocabulary.items() if "10" not in eds)
+    assert vocabulary_editions(["что", *older, "делать"], vocabulary) == sorted(vocabulary[older], key=["6", "7", "kt"].index)
+    ten = next(key for key, eds in vocabulary.items() if eds == frozenset({"10"}))
+    assert vocabulary_editions(list(ten), vocabulary) == []  # the 10th leads unmarked questions anyway

@@ -1,0 +1,72 @@
+"""Sentences marked at build time, the ruling sentence chosen, and the yes/no lead."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kb.analysis import tokens
+from kb.sentences import NON_RULING, Sentence, choose, load_marked, mark_one, mark_sentences, yes_no_lead
+
+
+def test_marks() -> None:
+    assert mark_one("[ДВОЙНОЕ СОЕДИНЕНИЕ] В их описании они известны как парные орудия.", "rule", 0, 2) == "naming"
+    assert mark_one("Во вселенной Warhammer 40000 существует множество видов танков, боевых машин и другой боевой "
+                    "техники, как у людей, так и у чужаков.", "rule", 0, 2) == "flavour"
+    assert mark_one("ХОВЕР", "rule", 0, 2) == "heading"
+    assert mark_one("Каждый раз, когда атака ранит прикреплённый отряд (см. способность", "rule", 0, 2) == "fragment"
+    assert mark_one("Отряд не может стрелять или объявлять рывок в тот же ход.", "rule", 0, 2) == "rule"
+    assert mark_one("Вдобавок, мотоциклы никогда не залегают и не подавляются огнём.", "rule", 0, 2) == "rule"
+    assert mark_one("Пример: отряд из пяти моделей стоит у края.", "example", 0, 3) == "example-setup"
+    assert mark_one("Поэтому он получает 2 смертельные раны.", "example", 1, 3) == "example-result"
+
+
+def test_a_cut_reference_is_joined_to_what_follows() -> None:
+    marked = mark_sentences(["Подробнее в главе о движении (см. стр.", "10), каждая модель должна стоять в 2\"."], "rule")
+    assert len(marked) == 1 and marked[0][0].endswith('2".')
+
+
+def test_the_build_marks_every_leaf(built: Path) -> None:
+    marked = load_marked(built)
+    assert marked
+    marks = {s.mark for sentences in marked.values() for s in sentences}
+    assert {"rule", "heading", "flavour", "naming"} <= marks
+
+
+def sentence(text: str, mark: str = "rule") -> Sentence:
+    return Sentence(text, mark, tuple(t.text for t in tokens(text)))
+
+
+def test_choice_skips_non_ruling_sentences_and_prefers_the_permission() -> None:
+    flavour = sentence("Стрельба из пистолетов в упор — любимое дело ветеранов, стрельба их стихия.", "flavour")
+    ruling = sentence("Модель может стрелять из пистолета, даже находясь в зоне поражения врага.")
+    other = sentence("Пистолеты бывают разных видов и стрельба из них отличается.")
+    weights = {t.text: 1.0 for t in tokens("стрелять пистолет")}
+    long_tail = [sentence(f"Прочее правило номер {i} о перемещении моделей по полю боя и дистанции.") for i in range(6)]
+    choice = choose([("n1", "rule", [flavour, other, ruling, *long_tail])], weights, set(), "yesno")
+    assert choice is not None and choice.text.startswith("Модель может стрелять")
+    assert "любимое" not in choice.text
+    assert "flavour" in NON_RULING
+
+
+def test_choice_prefers_the_number_for_a_quantity_question() -> None:
+    words = sentence("Дальность нападения определяется броском кубиков, как описано в этом разделе правил игры.")
+    number = sentence("Дальность нападения — 2D6 дюймов, бросок делают после объявления цели нападения.")
+    filler = [sentence(f"Другое положение {i} о фазе нападения и о моделях, которые в ней участвуют.") for i in range(6)]
+    weights = {t.text: 1.0 for t in tokens("дальность нападения")}
+    choice = choose([("n", "rule", [words, *filler, number])], weights, set(), "number")
+    assert choice is not None and "2D6" in choice.text
+
+
+def test_a_short_passage_is_shown_whole() -> None:
+    a, b = sentence("Отряд может стрелять."), sentence("Только по видимой цели.")
+    choice = choose([("n", "rule", [a, b])], {t.text: 1.0 for t in tokens("стрелять")}, set(), "yesno")
+    assert choice is not None and choice.text == "Отряд может стрелять. Только по видимой цели."
+
+
+def test_yes_no_leads() -> None:
+    assert yes_no_lead("Отряд не может стрелять в тот же ход.") == "Нет."
+    assert yes_no_lead("Стрелять туда просто неразумно. Такое оружие никогда не может быть использовано.") == "Нет."
+    assert yes_no_lead("Модель может стрелять из пистолета.") == "Да."
+    assert yes_no_lead("Модель может стрелять, если она не двигалась в этом ходу.") == "Да, если она не двигалась в этом ходу."
+    assert yes_no_lead("Отряд не может стрелять.", "en") == "No."
+    assert yes_no_lead("Правила описаны в этой главе.") is None
