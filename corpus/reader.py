@@ -7,6 +7,7 @@ Line numbers are citations: ``lines[0]`` is line 1, split on ``\\n`` exactly as 
 from __future__ import annotations
 
 import hashlib
+import os
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -26,7 +27,9 @@ __all__ = [
     "read_source",
 ]
 
-CORPUS_DIR = Path(__file__).resolve().parent
+#: The folder holding ``sources.toml`` and ``sources/``: this package's own, or another corpus laid out
+#: the same way named by ``RULEKB_CORPUS`` (benchmarks/scale.py builds larger corpora that way).
+CORPUS_DIR = Path(os.environ.get("RULEKB_CORPUS") or Path(__file__).parent).resolve()
 MANIFEST = CORPUS_DIR / "sources.toml"
 REQUIRED_FIELDS = ("id", "file", "title", "edition", "game", "translation", "sha256")
 
