@@ -10,7 +10,7 @@ A question goes through the same analyzer as the rule texts (:mod:`kb.analysis`)
   abbreviation of the termbase, in any inflection, plus a fuzzy match for slang
   («бэтлшок» ≈ «баттл-шок», «зачарджил» → «чардж») (:class:`ConceptMatcher`);
 * **expansion** — English rule words and Russian synonyms that the texts use for the same thing
-  (unit = отряд / подразделение / юнит), at a lower weight (``kb/data/synonyms.toml``, :data:`ENGLISH`);
+  (unit = отряд / подразделение / юнит), at a lower weight (``kb/data/synonyms.toml``, :func:`load_english`, ``kb/data/english.toml``);
 * **paraphrases** — a player's phrase for what the rules say in other words («не докатил
   чардж» → failed charge) names the concept and adds the rule's words;
 * **spelling** — an unknown word close to a word of the texts is corrected, and the correction
@@ -59,7 +59,6 @@ from kb.query_text import (
 )
 from kb.query_vocabulary import (
     CORRECTION_WEIGHT,
-    ENGLISH,
     EXPANSION_WEIGHT,
     LIGHT_WEIGHT,
     LIGHT_WORDS,
@@ -71,12 +70,12 @@ from kb.query_vocabulary import (
     Vocabulary,
     _english_map,
     _synonym_map,
+    load_english,
     load_vocabulary,
 )
 
 __all__ = [
     "EDITION_CODES",
-    "ENGLISH",
     "MAX_QUERY_CHARS",
     "NEAR_EDITIONS",
     "VOCABULARY_FILE",
@@ -94,6 +93,7 @@ __all__ = [
     "detect_editions",
     "is_comparison",
     "load_concepts",
+    "load_english",
     "load_vocabulary",
     "parse_query",
     "slang_key",

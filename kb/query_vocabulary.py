@@ -1,4 +1,5 @@
-"""Query vocabulary: synonyms, English rule words and player paraphrases (``kb/data/synonyms.toml``).
+"""Query vocabulary: synonyms, English rule words and player paraphrases (``kb/data/synonyms.toml``,
+``kb/data/english.toml``).
 
 Part of query understanding (:mod:`kb.query`): words the texts use for the same thing
 (unit = отряд / подразделение / юнит) and a player's phrase for what the rules say in other
@@ -11,6 +12,8 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from corpus.errors import QueryError
 from kb.analysis import lemma, tokens
@@ -58,243 +61,49 @@ def load_vocabulary(path: Path | None = None) -> Vocabulary:
     return Vocabulary(groups, tuple(paraphrases))
 
 
-#: English rule words → Russian lemmas the texts use (English questions reach Russian text).
-#: Concept names (overwatch, engagement range…) come from the termbase; these are the words around.
-ENGLISH: dict[str, tuple[str, ...]] = {
-    "unit": ("отряд", "подразделение", "юнит"),
-    "model": ("модель",),
-    "enemy": ("вражеский", "враг", "противник"),
-    "friendly": ("дружественный", "свой"),
-    "move": ("перемещение", "перемещаться", "движение", "двигаться"),
-    "moved": ("перемещение", "переместить"),
-    "movement": ("движение", "перемещение"),
-    "normal": ("обычный",),
-    "advance": ("продвижение", "продвинуться", "наступление"),
-    "fall": ("отступление", "отступать"),
-    "back": ("отступление",),
-    "remain": ("оставаться",),
-    "stationary": ("неподвижный",),
-    "shoot": ("стрельба", "стрелять"),
-    "shooting": ("стрельба",),
-    "shot": ("выстрел", "стрельба"),
-    "fight": ("бой", "сражаться"),
-    "melee": ("рукопашный", "ближний", "бой"),
-    "close": ("ближний",),
-    "combat": ("бой", "рукопашный"),
-    "assault": ("штурм", "наступление", "рукопашный"),
-    "phase": ("фаза",),
-    "turn": ("ход",),
-    "round": ("раунд",),
-    "battle": ("битва", "бой", "сражение"),
-    "roll": ("бросок", "бросить", "кубик"),
-    "dice": ("кубик", "куб", "бросок"),
-    "die": ("кубик", "куб"),
-    "result": ("результат",),
-    "test": ("проверка", "тест"),
-    "pass": ("пройти", "пройденный"),
-    "fail": ("провалить", "провал", "проваленный"),
-    "weapon": ("оружие",),
-    "range": ("дальность", "расстояние"),
-    "distance": ("расстояние", "дистанция"),
-    "inch": ("дюйм",),
-    "within": ("пределы",),
-    "visible": ("видимый",),
-    "see": ("видеть", "видимый"),
-    "line": ("линия",),
-    "sight": ("видимость", "обзор"),
-    "target": ("цель",),
-    "attack": ("атака",),
-    "hit": ("попадание",),
-    "wound": ("ранение", "рана"),
-    "save": ("спасбросок",),
-    "saving": ("спасбросок",),
-    "damage": ("урон", "повреждение"),
-    "mortal": ("смертельный",),
-    "destroyed": ("уничтожить", "уничтоженный"),
-    "destroy": ("уничтожить",),
-    "killed": ("убить", "уничтожить"),
-    "remove": ("убрать", "удалить"),
-    "casualty": ("потеря",),
-    "transport": ("транспорт", "транспортный"),
-    "embark": ("посадка", "сесть"),
-    "disembark": ("высадка", "высадиться"),
-    "inside": ("внутри",),
-    "terrain": ("ландшафт", "местность"),
-    "cover": ("укрытие",),
-    "ruin": ("руины",),
-    "wood": ("лес",),
-    "forest": ("лес",),
-    "hill": ("холм",),
-    "vehicle": ("техника", "машина"),
-    "monster": ("монстр",),
-    "infantry": ("пехота",),
-    "character": ("персонаж",),
-    "leader": ("лидер",),
-    "ability": ("способность",),
-    "abilities": ("способность",),
-    "rule": ("правило",),
-    "special": ("особый", "специальный"),
-    "stratagem": ("стратагема",),
-    "command": ("командование", "команда"),
-    "point": ("очко",),
-    "cost": ("стоить", "стоимость"),
-    "characteristic": ("характеристика",),
-    "profile": ("профиль",),
-    "modifier": ("модификатор",),
-    "re-roll": ("переброс", "перебросить"),
-    "reroll": ("переброс", "перебросить"),
-    "once": ("один", "раз"),
-    "twice": ("дважды",),
-    "each": ("каждый",),
-    "every": ("каждый",),
-    "half": ("половина",),
-    "reduced": ("уменьшить", "снизить"),
-    "zero": ("0",),
-    "strength": ("сила",),
-    "toughness": ("стойкость",),
-    "wounds": ("рана",),
-    "attacks": ("атака",),
-    "initiative": ("инициатива",),
-    "leadership": ("лидерство",),
-    "armour": ("броня",),
-    "armor": ("броня",),
-    "invulnerable": ("неуязвимый",),
-    "morale": ("мораль", "боевой", "дух"),
-    "charge": ("атака", "рывок", "нападение"),
-    "pile": ("сближение",),
-    "consolidate": ("консолидация",),
-    "consolidation": ("консолидация",),
-    "reserve": ("резерв",),
-    "reserves": ("резерв",),
-    "deep": ("глубокий",),
-    "strike": ("удар",),
-    "deploy": ("развертывание", "расставить"),
-    "deployment": ("развертывание",),
-    "set": ("выставить", "поставить"),
-    "table": ("стол", "поле", "таблица"),
-    "board": ("поле",),
-    "objective": ("цель", "объект"),
-    "mission": ("миссия",),
-    "army": ("армия",),
-    "datasheet": ("лист", "данные"),
-    "keyword": ("ключевой", "слово"),
-    "end": ("конец", "закончить", "заканчиваться", "завершение", "окончание"),
-    "start": ("начало", "начать"),
-    "still": ("все", "еще"),
-    "can": ("мочь", "можно"),
-    "cannot": ("не", "нельзя"),
-    "must": ("должный", "обязан"),
-    "only": ("только",),
-    "not": ("не",),
-    "after": ("после",),
-    "before": ("до", "перед"),
-    "top": ("верх",),
-    "fly": ("летать", "полет"),
-    "aircraft": ("самолет",),
-    "template": ("шаблон",),
-    "blast": ("взрыв",),
-    "scatter": ("отклонение", "рассеивание"),
-    "random": ("случайный",),
-    "measure": ("измерять", "расстояние"),
-    "measuring": ("измерение",),
-    "base": ("подставка", "основание"),
-    "hull": ("корпус",),
-    "coherency": ("согласованность", "сплоченность"),
-    "engagement": ("поражение",),
-    "represent": ("отражать", "представлять"),
-    "value": ("значение",),
-    "guardsman": ("гвардеец",),
-    "allowed": ("разрешить", "мочь"),
-    "penalty": ("штраф",),
-    "bonus": ("бонус",),
-    "need": ("нужно",),
-    "achieve": ("достичь",),
-    "succeed": ("успешный",),
-    "successful": ("успешный",),
-    "let": ("позволять",),
-    "lose": ("проиграть",),
-    "win": ("выиграть", "победить"),
-    "wounded": ("потерять", "ранение"),
-    "allocate": ("распределить", "назначить"),
-    "allocated": ("распределить", "назначить"),
-    "attached": ("прикрепить", "присоединить", "прикрепленный"),
-    "attach": ("прикрепить", "присоединить"),
-    "bodyguard": ("телохранитель",),
-    "first": ("первый",),
-    "pistol": ("пистолет",),
-    "pistols": ("пистолет",),
-    "grenade": ("граната",),
-    "flamer": ("огнемет",),
-    "arrive": ("прибыть", "прибытие"),
-    "finish": ("закончить", "завершить"),
-    "declare": ("объявить", "заявить", "объявлять", "заявлять"),
-    "closest": ("ближайший",),
-    "nearest": ("ближайший",),
-    "horizontal": ("горизонталь", "горизонтально"),
-    "horizontally": ("горизонталь", "горизонтально"),
-    "vertical": ("вертикаль", "вертикально"),
-    "height": ("высота",),
-    "tall": ("высота",),
-    "climb": ("взбираться",),
-    "explode": ("взорваться", "уничтожить"),
-    "explodes": ("взорваться", "уничтожить"),
-    "passenger": ("борт", "внутри"),
-    "passengers": ("борт", "внутри"),
-    "control": ("контроль", "контролировать"),
-    "points": ("очко",),
-    "victory": ("победный",),
-    "order": ("порядок", "последовательность"),
-    "choose": ("выбрать",),
-    "select": ("выбрать",),
-    "different": ("разный",),
-    "multiple": ("несколько",),
-    "several": ("несколько",),
-    "far": ("расстояние", "далеко"),
-    "near": ("близко", "пределы"),
-    "hidden": ("скрытый",),
-    "ignore": ("игнорировать",),
-    "modify": ("модифицировать", "модификатор"),
-    "modified": ("модифицировать", "модифицированный"),
-    "unmodified": ("немодифицированный",),
-    "critical": ("критический",),
-    "extra": ("дополнительный",),
-    "additional": ("дополнительный",),
-    "limit": ("предел", "ограничение"),
-    "maximum": ("максимум", "максимальный"),
-    "minimum": ("минимум", "минимальный"),
-    "again": ("снова", "повторно"),
-    "same": ("один", "тот"),
-    "instead": ("вместо",),
-    "fire": ("огонь", "стрельба"),
-    "max": ("максимум", "максимальный"),
-    "other": ("другой",),
-    "over": ("поверх", "через"),
-    "during": ("время",),
-    "against": ("против",),
-    "big": ("большой",),
-    "large": ("большой",),
-    "small": ("малый", "маленький"),
-    "give": ("давать", "дать"),
-    "one": ("один",),
-    "normally": ("обычно", "обычный"),
-    "usually": ("обычно", "обычный"),
-    "flee": ("бегство", "отступать"),
-    "eldar": ("эльдар", "эльдарский"),
-    "kill": ("убить", "уничтожить"),
-    "agreement": ("договоренность",),
-    "agree": ("договориться", "договоренность"),
-    "use": ("использовать", "применять"),
-    "used": ("использовать", "применять"),
-    "slow": ("замедлять", "замедляться"),
-    "both": ("оба",),
-    "disagree": ("согласный", "спор", "договориться"),
-    "argue": ("спор",),
-    "argument": ("спор",),
-    "dispute": ("спор",),
-    "hurt": ("навредить", "ранить"),
-    "harm": ("навредить", "вред"),
-    "useless": ("бесполезный",),
-}
+#: English rule words → Russian lemmas the texts use (``kb/data/english.toml``).
+ENGLISH_FILE = Path(__file__).parent / "data" / "english.toml"
+
+
+class EnglishWord(BaseModel):
+    """One English word a player types and the Russian words of the texts it stands for."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    english: str = Field(min_length=1, pattern=r"^[a-z0-9'-]+$")
+    """One word, lower case, as players type it."""
+    russian: tuple[str, ...] = Field(min_length=1)
+    """The words of the texts it stands for (read as lemmas)."""
+
+
+class EnglishVocabulary(BaseModel):
+    """The whole file: its schema version and the words."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    schema_version: int = Field(alias="schema", ge=1, le=1)
+    word: tuple[EnglishWord, ...]
+
+
+@lru_cache(maxsize=1)
+def load_english(path: Path | None = None) -> dict[str, tuple[str, ...]]:
+    """English word → Russian words; a broken file is a :class:`QueryError` naming the entry and the fix."""
+    path = path or ENGLISH_FILE
+    try:
+        data = EnglishVocabulary.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
+    except FileNotFoundError as exc:
+        raise QueryError(f"{path}: the English search vocabulary is missing; restore it from git.") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise QueryError(f"{path.name}: not valid TOML ({exc}); fix the syntax.") from exc
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise QueryError(f"{path.name}: {where}: {first['msg']}; see the comment at the top of the file.") from exc
+    words: dict[str, tuple[str, ...]] = {}
+    for entry in data.word:
+        if entry.english in words:
+            raise QueryError(f"{path.name}: {entry.english!r} is listed twice; merge its Russian words into one entry.")
+        words[entry.english] = entry.russian
+    return words
+
 
 #: Question and function words: searched, but at a low weight (they rarely decide the passage).
 #: Rule words such as «не», «нельзя», «только», «каждый» are not here on purpose.
@@ -337,7 +146,7 @@ def _synonym_map() -> dict[str, tuple[str, ...]]:
 @lru_cache(maxsize=1)
 def _english_map() -> dict[str, tuple[str, ...]]:
     result: dict[str, tuple[str, ...]] = {}
-    for word, russian in ENGLISH.items():
+    for word, russian in load_english().items():
         keys = [t.text for t in tokens(word)]
         if len(keys) == 1:
             result[keys[0]] = tuple(lemma(r) if not r.isdigit() else r for r in russian)

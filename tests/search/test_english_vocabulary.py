@@ -1,0 +1,55 @@
+"""The English search vocabulary lives in data (kb/data/english.toml), validated by a pydantic model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from corpus.errors import QueryError
+from kb.analysis import lemma
+from kb.query_vocabulary import ENGLISH_FILE, EnglishVocabulary, _english_map, load_english
+
+SCHEMA = ENGLISH_FILE.with_name("english.schema.json")
+
+
+def test_the_published_schema_is_the_models() -> None:
+    committed = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    assert committed == EnglishVocabulary.model_json_schema(by_alias=True), (
+        "regenerate kb/data/english.schema.json from EnglishVocabulary.model_json_schema(by_alias=True)")
+
+
+def test_english_words_reach_the_russian_lemmas_of_the_texts() -> None:
+    words = load_english()
+    assert len(words) > 200
+    assert lemma("отряд") in _english_map()["unit"]
+    assert all(russian for russian in words.values())
+
+
+@pytest.mark.parametrize(("text", "needle"), [
+    ('schema = 1\n[[word]]\nenglish = "unit"\nrussian = ["отряд"]\n[[word]]\nenglish = "unit"\nrussian = ["юнит"]\n',
+     "'unit' is listed twice"),
+    ('schema = 1\n[[word]]\nenglish = "Unit Coherency"\nrussian = ["отряд"]\n', "word.0.english"),
+    ('schema = 1\n[[word]]\nenglish = "unit"\n', "word.0.russian"),
+    ('schema = 2\n[[word]]\nenglish = "unit"\nrussian = ["отряд"]\n', "schema"),
+    ('schema = 1\n[[word]\n', "not valid TOML"),
+])
+def test_a_broken_vocabulary_names_the_entry_and_the_fix(tmp_path: Path, text: str, needle: str) -> None:
+    path = tmp_path / "english.toml"
+    path.write_text(text, encoding="utf-8")
+    load_english.cache_clear()
+    try:
+        with pytest.raises(QueryError, match=needle.replace(".", r"\.")):
+            load_english(path)
+    finally:
+        load_english.cache_clear()
+
+
+def test_a_missing_vocabulary_says_how_to_restore_it(tmp_path: Path) -> None:
+    load_english.cache_clear()
+    try:
+        with pytest.raises(QueryError, match="restore it from git"):
+            load_english(tmp_path / "absent.toml")
+    finally:
+        load_english.cache_clear()
