@@ -16,7 +16,8 @@ from corpus.parser import ParsedCorpus
 from kb.graph import EDGE_KINDS, GRAPH_SCHEMA, KnowledgeGraph, concept_node, example_node, rendering_node
 from kb.linker import Links
 from kb.references import page_span
-from kb.terms_model import Termbase
+from kb.terms_corpus import index_for, rendering_stats
+from kb.terms_model import Termbase, project_termbase
 
 __all__ = [
     "build_graph",
@@ -181,27 +182,7 @@ def graph_data(graph: nx.MultiDiGraph, links: Links) -> dict[str, Any]:
 
 def term_index(termbase: Termbase) -> Any:
     """The termbase's occurrences in the sources (shared with the termbase tools' own index)."""
-    from kb.terms_corpus import index_for
-
     return index_for(termbase)
-
-
-def rendering_stats(termbase: Termbase) -> dict[tuple[str, str, str], list[int]]:
-    """Where each rendering occurs: (concept, source, rendering) → raw lines."""
-    stats: dict[tuple[str, str, str], list[int]] = term_index(termbase).stats
-    return stats
-
-
-def project_termbase(log: Any = None) -> Termbase:
-    """The project's termbase; while ``kb/data/terms.toml`` does not exist yet, an empty one (the
-    graph then has its structure and references but no concepts)."""
-    from kb import terms_model
-
-    if not terms_model.DEFAULT_TERMS.is_file():
-        if log is not None:
-            log(f"no termbase at {terms_model.DEFAULT_TERMS}: linking without concepts")
-        return Termbase([], path=terms_model.DEFAULT_TERMS)
-    return terms_model.default_termbase()
 
 
 def stage_terms(ctx: Any) -> None:

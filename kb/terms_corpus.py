@@ -36,6 +36,7 @@ __all__ = [
     "headings",
     "index_for",
     "page_of",
+    "rendering_stats",
     "renderings_not_found",
     "source_nodes",
     "source_text",
@@ -438,3 +439,9 @@ def unmapped_headings(termbase: Termbase) -> list[Heading]:
     return [
         h for h in headings(termbase) if not h.concepts and (h.source_id, " ".join(h.text.split()).casefold()) not in ignored
     ]
+
+
+def rendering_stats(termbase: Termbase) -> dict[tuple[str, str, str], list[int]]:
+    """Where each rendering occurs: (concept, source, rendering) → raw lines."""
+    stats: dict[tuple[str, str, str], list[int]] = index_for(termbase).stats
+    return stats

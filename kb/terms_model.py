@@ -33,6 +33,7 @@ __all__ = [
     "Termbase",
     "default_termbase",
     "load_termbase",
+    "project_termbase",
 ]
 
 DEFAULT_TERMS = Path(__file__).resolve().parent / "data" / "terms.toml"
@@ -309,3 +310,13 @@ def load_termbase(path: Path = DEFAULT_TERMS) -> Termbase:
 def default_termbase() -> Termbase:
     """The project's termbase, loaded once per process."""
     return load_termbase(DEFAULT_TERMS)
+
+
+def project_termbase(log: Any = None) -> Termbase:
+    """The project's termbase; while ``kb/data/terms.toml`` does not exist yet, an empty one (the
+    graph then has its structure and references but no concepts)."""
+    if not DEFAULT_TERMS.is_file():
+        if log is not None:
+            log(f"no termbase at {DEFAULT_TERMS}: linking without concepts")
+        return Termbase([], path=DEFAULT_TERMS)
+    return default_termbase()

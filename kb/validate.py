@@ -22,7 +22,8 @@ from corpus.parser import ParsedCorpus
 from kb.curation import LinkIssue, load_examples
 from kb.linker import Links, link
 from kb.references import Reference, page_span
-from kb.terms_model import Termbase
+from kb.terms_corpus import rendering_stats
+from kb.terms_model import Termbase, project_termbase
 
 __all__ = ["link_issues", "validate"]
 
@@ -108,8 +109,6 @@ def link_issues(
 def validate(corpus: ParsedCorpus) -> list[str]:
     """The link problems of ``corpus`` with the project's termbase and curated data, one line
     each (``file:line: severity: message``); called by ``rulekb check``."""
-    from kb.graph_build import project_termbase, rendering_stats
-
     termbase = project_termbase()
     links = link(corpus, termbase)
     _, example_issues = load_examples(corpus.nodes)
