@@ -121,6 +121,7 @@ STAGES: list[tuple[str, Stage]] = [
     ("terms", _optional_stage("kb.graph_build", "stage_terms")),
     ("graph", _optional_stage("kb.graph_build", "stage_graph")),
     ("index", _optional_stage("kb.index", "stage_index")),
+    ("offline-index", _optional_stage("kb.offline_index", "stage_offline_index")),
 ]
 
 

@@ -63,6 +63,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     register(app)
     _install_helpers(app)
+    from webapp import assets, caching, offline
+
+    caching.install(app)  # ETag / Last-Modified from the build stamp, 304s, gzip
+    assets.install(app)  # content-hashed /assets/ names, immutable
+    offline.install(app)  # web app manifest, service worker, offline search index
     return app
 
 
