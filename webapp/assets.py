@@ -56,7 +56,9 @@ def load_assets(folder: Path) -> dict[str, Asset]:
         name = path.relative_to(folder).as_posix()
         data = path.read_bytes()
         mimetype = mimetypes.guess_type(name)[0] or "application/octet-stream"
-        packed = gzip_body(data, 9) if mimetype in COMPRESSIBLE and len(data) >= 512 else None
+        packed = gzip_body(data, 9) if mimetype in COMPRESSIBLE else None
+        if packed is not None and len(packed) >= len(data):
+            packed = None
         out[name] = Asset(name, hashed_name(name, data), mimetype, data, packed)
     return out
 
