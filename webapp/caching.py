@@ -10,6 +10,9 @@ code that renders it. So a response's validator needs no hashing of its body:
 
 A conditional GET (``If-None-Match``, else ``If-Modified-Since``) that matches is answered with
 304 *before* the view runs, so a revalidation costs a stat of the manifest, not a page render.
+Other GETs are looked up in a per-worker cache of whole responses keyed by (ETag, URL, gzip or
+not; and the build as this worker loaded it) — the last :data:`RESPONSE_CACHE_SIZE` — so a page asked again in the same build (a popular
+question, a rule page) is sent without running its view or compressing it again.
 Responses that are not 200 never get validators. HTML, JSON, SVG, CSS, JavaScript and the
 termbase exports are gzipped when the client accepts it and the body is at least
 ``GZIP_MIN_SIZE`` bytes (``Vary: Accept-Encoding``).
@@ -20,6 +23,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from email.utils import formatdate, parsedate_to_datetime
 from pathlib import Path
@@ -38,6 +43,7 @@ __all__ = [
     "code_version",
     "etag_for",
     "gzip_body",
+    "gzip_cached",
     "install",
     "manifest_stamp",
 ]
@@ -119,6 +125,36 @@ def gzip_body(data: bytes, level: int = 6) -> bytes:
     return gzip.compress(data, compresslevel=level, mtime=0)
 
 
+#: gzipped bodies by the sha1 of the plain body: a page served again (a popular question, a rule
+#: page) is compressed once per worker; hashing 30 KB costs a tenth of compressing it.
+GZIP_CACHE_SIZE = 512
+_GZIP_CACHE: OrderedDict[bytes, bytes] = OrderedDict()
+_GZIP_LOCK = threading.Lock()
+
+
+def gzip_cached(data: bytes, level: int) -> bytes:
+    """``gzip_body(data, level)``, remembered for the last :data:`GZIP_CACHE_SIZE` bodies."""
+    key = hashlib.sha1(data, usedforsecurity=False).digest() + bytes([level])
+    with _GZIP_LOCK:
+        packed = _GZIP_CACHE.get(key)
+        if packed is not None:
+            _GZIP_CACHE.move_to_end(key)
+            return packed
+    packed = gzip_body(data, level)
+    with _GZIP_LOCK:
+        _GZIP_CACHE[key] = packed
+        while len(_GZIP_CACHE) > GZIP_CACHE_SIZE:
+            _GZIP_CACHE.popitem(last=False)
+    return packed
+
+
+#: whole responses (body and headers, after compression) by (ETag, the build as loaded, URL, gzip
+#: or not): a page is a pure function of those, so one asked again is sent without running its view.
+RESPONSE_CACHE_SIZE = 256
+RESPONSE_MAX_BYTES = 256 * 1024
+_RESPONSES: OrderedDict[tuple[str, str, str, bool], tuple[bytes, list[tuple[str, str]], str]] = OrderedDict()
+
+
 def _accepts_gzip(accept_encoding: Any) -> bool:
     return bool(accept_encoding["gzip"]) or (accept_encoding["*"] > 0 and "gzip" not in accept_encoding)
 
@@ -141,7 +177,7 @@ def install(app: Flask) -> None:
     app.config.setdefault("GZIP_LEVEL", 6)
     app.extensions["rulekb_code_version"] = version
 
-    def _validators() -> tuple[str, float] | None:
+    def _validators() -> tuple[str, float, str] | None:
         from webapp.views.common import current_build
 
         try:
@@ -152,18 +188,31 @@ def install(app: Flask) -> None:
             built = (Path(build.path) / "manifest.json").stat().st_mtime
         except OSError:
             built = build.stamp / 1e9
-        return etag_for(build, version), max(built, code_mtime)
+        return etag_for(build, version), max(built, code_mtime), f"{build.path}@{build.stamp}"
 
     @app.before_request
     def _conditional() -> Response | None:
         if request.method not in ("GET", "HEAD") or request.endpoint in OWN_CACHING or request.endpoint is None:
             return None
-        if not (request.headers.get("If-None-Match") or request.headers.get("If-Modified-Since")):
+        conditional = request.headers.get("If-None-Match") or request.headers.get("If-Modified-Since")
+        if not conditional and request.method != "GET":
             return None
         found = _validators()
         if found is None:
             return None
-        etag, modified = found
+        etag, modified, loaded = found
+        if not conditional:
+            key = (etag, loaded, request.full_path, _accepts_gzip(request.accept_encodings))
+            with _GZIP_LOCK:
+                kept = _RESPONSES.get(key)
+                if kept is not None:
+                    _RESPONSES.move_to_end(key)
+            if kept is None:
+                g.rulekb_response_key = key
+                return None
+            body, headers, content_type = kept
+            g.rulekb_from_cache = True
+            return app.response_class(body, headers=headers, content_type=content_type)
         inm = request.headers.get("If-None-Match")
         if inm is not None:
             fresh = _matches(inm, etag)
@@ -185,6 +234,8 @@ def install(app: Flask) -> None:
 
     @app.after_request
     def _validate_and_compress(response: Response) -> Response:
+        if g.get("rulekb_from_cache"):
+            return response
         if (
             response.status_code == 200
             and request.method in ("GET", "HEAD")
@@ -197,6 +248,21 @@ def install(app: Flask) -> None:
                 response.headers["ETag"] = found[0]
                 response.headers["Last-Modified"] = formatdate(int(found[1]), usegmt=True)
         _compress(response)
+        key = g.pop("rulekb_response_key", None)
+        if (
+            key is not None
+            and response.status_code == 200
+            and response.headers.get("ETag") == key[0]
+            and not response.direct_passthrough
+            and not response.is_streamed
+        ):
+            body = response.get_data()
+            if len(body) <= RESPONSE_MAX_BYTES:
+                headers = [(k, v) for k, v in response.headers.items() if k.lower() not in ("content-type", "content-length")]
+                with _GZIP_LOCK:
+                    _RESPONSES[key] = (body, headers, response.content_type or "text/html; charset=utf-8")
+                    while len(_RESPONSES) > RESPONSE_CACHE_SIZE:
+                        _RESPONSES.popitem(last=False)
         return response
 
     def _compress(response: Response) -> None:
@@ -215,5 +281,5 @@ def install(app: Flask) -> None:
         data = response.get_data()
         if len(data) < int(app.config["GZIP_MIN_SIZE"]):
             return
-        response.set_data(gzip_body(data, int(app.config["GZIP_LEVEL"])))
+        response.set_data(gzip_cached(data, int(app.config["GZIP_LEVEL"])))
         response.headers["Content-Encoding"] = "gzip"

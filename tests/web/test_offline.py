@@ -264,3 +264,32 @@ def test_run_sh_serves_with_gunicorn() -> None:
     script = (ROOT / "scripts" / "run.sh").read_text(encoding="utf-8")
     last = [line for line in script.splitlines() if line.strip() and not line.startswith("#")][-1]
     assert last.startswith("exec .venv/bin/gunicorn -c webapp/gunicorn_conf.py") and "rulekb serve" not in last
+
+
+def test_a_page_asked_again_in_the_same_build_is_sent_without_running_its_view(
+    built: Path, tmp_path: Path, leaf_at: Any, monkeypatch: Any
+) -> None:
+    import webapp.views.rules
+
+    copy, manifest = _rebuilt_copy(built, tmp_path)
+    client = create_app({"TESTING": True, "BUILD_DIR": copy, "WARM_UP": False}).test_client()
+    renders: list[str] = []
+    real = webapp.views.rules.render_template
+
+    def counting(name: str, **context: Any) -> str:
+        renders.append(name)
+        return real(name, **context)
+
+    monkeypatch.setattr(webapp.views.rules, "render_template", counting)
+    url = f"/rules/{leaf_at('10e-core', 317).id}"
+    first = client.get(url, headers={"Accept-Encoding": "gzip"})
+    again = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert len(renders) == 1
+    assert again.get_data() == first.get_data() and again.headers["Content-Encoding"] == "gzip"
+    assert again.headers["ETag"] == first.headers["ETag"] and again.headers["Content-Security-Policy"]
+    assert again.content_type == first.content_type == "text/html; charset=utf-8"
+    plain = client.get(url)
+    assert len(renders) == 2 and gzip.decompress(first.get_data()) == plain.get_data()  # each encoding once
+    _new_manifest(manifest)
+    client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert len(renders) == 3  # a new build renders again
