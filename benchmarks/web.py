@@ -17,7 +17,11 @@ with 2 sync workers on 127.0.0.1 over a knowledge base built into a temporary di
    * ``search-top``: the search page over 20 popular questions asked again and again;
    * ``search-304``: the popular questions revalidated with the page's ETag (what a browser or the
      service worker's background refresh sends);
-   * ``api/ask``: the unseen questions as JSON (limit 5); ``rule``: rule pages.
+   * ``api/ask``: the unseen questions as JSON (limit 5);
+   * ``rule``: rule pages in reading order (each leaf once, then again: the second time from the
+     worker's response cache), then ``static`` once more (the machine's load drifts).
+
+   Unseen questions come from every evaluation file, each asked once (``--requests`` at most).
 
     .venv/bin/python benchmarks/web.py [--threads 16] [--requests 800] [--time-limit 30] [--build-dir DIR]
                                        [--no-phone] [--cpu-slowdown 1]
@@ -253,7 +257,11 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per route at most")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
     parser.add_argument("--build-dir", type=Path, default=None, help="serve this build (default: build a fresh one)")
-    parser.add_argument("--questions", type=Path, default=ROOT / "tests" / "data" / "eval.jsonl")
+    parser.add_argument(
+        "--questions", type=Path, nargs="+",
+        default=[ROOT / "tests" / "data" / name for name in ("eval.jsonl", "fresh.jsonl", "dev.jsonl", "dev-extra.jsonl")],
+        help="JSONL files with a question per line (each question is asked once as an unseen one)",
+    )
     parser.add_argument("--no-phone", action="store_true", help="skip the slow-phone measurements")
     parser.add_argument("--cpu-slowdown", type=float, default=1.0, help="Chromium CPU throttling for the phone")
     args = parser.parse_args()
@@ -270,8 +278,9 @@ def main() -> None:
     from kb.build import load_nodes
 
     leaves = [n for n in load_nodes(build_dir) if n.is_leaf and n.kind.value == "rule"]
-    every = questions(args.questions, 10_000)
+    every = list(dict.fromkeys(q for path in args.questions for q in questions(path, 10_000)))
     warm, asked = every[:20], every[20 : 20 + args.requests]
+    unseen = min(args.requests, len(asked))  # every request of `search` and `api/ask` a new question
     search_paths = [f"/search?q={quote(q)}" for q in asked]
     top_paths = [f"/search?q={quote(q)}" for q in warm]
     api_paths = [f"/api/ask?q={quote(q)}&limit=5" for q in asked]
@@ -310,21 +319,23 @@ def main() -> None:
         print(
             f"gunicorn {args.workers} sync workers on {HOST}:{port}; {args.threads} client threads; "
             f"{args.requests} requests per route (time limit {args.time_limit:.0f} s); "
-            f"{len(asked)} unseen questions; cpu count {os.cpu_count()}; Accept-Encoding: gzip"
+            f"{unseen} unseen questions ({len(rule_paths)} rule pages); cpu count {os.cpu_count()}; "
+            "Accept-Encoding: gzip; the static route is run first and last"
         )
         runs = [
             load("static", port, [static], args.requests, args.threads, args.time_limit),
-            load("search", port, search_paths, args.requests, args.threads, args.time_limit),
+            load("search", port, search_paths, unseen, args.threads, args.time_limit),
             load("search-top", port, top_paths, args.requests, args.threads, args.time_limit),
             load("search-304", port, top_paths, args.requests, args.threads, args.time_limit, {"If-None-Match": etag}),
-            load("api/ask", port, api_paths, args.requests, args.threads, args.time_limit),
+            load("api/ask", port, api_paths, unseen, args.threads, args.time_limit),
             load("rule", port, rule_paths, args.requests, args.threads, args.time_limit),
+            load("static-end", port, [static], args.requests, args.threads, args.time_limit),
         ]
         for run in runs:
             print(run.line())
-        ceiling = runs[0].rps or 1.0
-        for run in runs[1:]:
-            print(f"{run.name:<12} {run.rps / ceiling:6.1%} of the static route's throughput")
+        ceiling = statistics.fmean([runs[0].rps, runs[-1].rps]) or 1.0
+        for run in runs[1:-1]:
+            print(f"{run.name:<12} {run.rps / ceiling:6.1%} of the static route's throughput (mean of its two runs)")
         ms = [x * 1000 for x in runs[1].latencies] or [0.0]
         print(f"search page: mean {statistics.fmean(ms):.1f} ms per request under load")
     finally:

@@ -293,3 +293,10 @@ def test_a_page_asked_again_in_the_same_build_is_sent_without_running_its_view(
     _new_manifest(manifest)
     client.get(url, headers={"Accept-Encoding": "gzip"})
     assert len(renders) == 3  # a new build renders again
+
+
+def test_the_serving_settings_are_documented_with_their_defaults(app: Flask) -> None:
+    doc = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
+    for name in ("GZIP_MIN_SIZE", "GZIP_LEVEL", "OFFLINE_BUDGET_BYTES"):
+        row = re.search(rf"^\| `{name}` \| ([^|]+) \|", doc, flags=re.M)
+        assert row and row.group(1).strip() == str(app.config[name]), name

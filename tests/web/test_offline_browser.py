@@ -107,11 +107,8 @@ def test_missing_chromium_skips_locally_and_fails_in_ci(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def playwright(chromium_path: Path) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as running:
-        yield running
+def playwright(chromium_path: Path, playwright_driver: Any) -> Any:
+    return playwright_driver
 
 
 @pytest.fixture(scope="module")

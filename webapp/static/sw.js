@@ -5,11 +5,11 @@
 //           precache list names, in its order, until the size budget is spent; a record of what
 //           was stored goes to /offline/status.json in the same cache.
 // activate: delete the caches of other versions, take over open pages.
-// fetch:    searches go to the network first (the answer is kept: the last 50 searches stay
-//           available offline), else the stored answer, else the offline page, whose script
-//           searches the client index; every other page and asset comes from the cache first and
-//           is refreshed in the background; a page that is not stored falls back to the network,
-//           then to the offline page.
+// fetch:    searches go to the network first (the answer is kept: the last 50 searches and
+//           other pages seen stay available offline), else the kept answer, else the offline
+//           page, whose script searches the client index; every other page and asset comes from
+//           the cache first and is refreshed in the background; a page that is not stored falls
+//           back to the network, then to a kept copy, then to the offline page.
 /* global VERSION, PRECACHE_URL, OFFLINE_URL */
 "use strict";
 
@@ -92,7 +92,7 @@ async function offlinePage() {
   return (await cache.match(OFFLINE_URL, MATCH)) || Response.error();
 }
 
-async function rememberSearch(request, response) {
+async function remember(request, response) {
   var cache = await caches.open(RUNTIME);
   await cache.put(request.url, response);
   var keys = await cache.keys();
@@ -103,7 +103,7 @@ async function searchFirstOnline(event) {
   var request = event.request;
   try {
     var response = await fetch(request);
-    if (response.ok) event.waitUntil(rememberSearch(request, response.clone()));
+    if (response.ok) event.waitUntil(remember(request, response.clone()));
     return response;
   } catch (e) {
     var kept = await (await caches.open(RUNTIME)).match(request.url, MATCH);
@@ -118,7 +118,9 @@ async function cacheFirst(event) {
   var hit = await cache.match(request, MATCH);
   var refresh = fetch(request).then(function (response) {
     if (response.ok && response.type === "basic" && !response.redirected) {
-      return cache.put(request, response.clone()).then(function () { return response; });
+      // a stored page is refreshed in place; any other page joins the recent ones (the last 50)
+      var kept = hit ? cache.put(request, response.clone()) : remember(request, response.clone());
+      return kept.then(function () { return response; });
     }
     return response;
   });
