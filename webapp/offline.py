@@ -49,6 +49,7 @@ def precache_list(app: Flask, build: Build) -> dict[str, Any]:
 
     assets = app.extensions["rulekb_assets"]
     shell = [
+        "/",
         url_for("search.search"),
         url_for("offline.page"),
         url_for("offline.manifest"),

@@ -9,9 +9,9 @@
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () { /* the site works without it */ });
   }
 
-  var NOTICE = "Нет сети. Правила, понятия и термины открываются из копии, сохранённой в телефоне. " +
-    "Поиск без сети ищет только по названиям и началу правил, по понятиям со сленгом и по частым вопросам: " +
-    "без полного текста, без карточки ответа, результатов может быть меньше и порядок грубее, чем онлайн.";
+  var NOTICE_HEAD = "Нет сети";
+  var NOTICE = " — страницы открываются из копии в телефоне. Поиск без сети ищет по названиям и началу правил, " +
+    "понятиям со сленгом и частым вопросам: без полного текста и карточки ответа, результаты грубее.";
 
   function showNotice(offline) {
     var main = document.getElementById("main");
@@ -22,7 +22,8 @@
       notice.id = "offline-notice";
       notice.className = "notice offline-notice";
       notice.setAttribute("role", "status");
-      notice.textContent = NOTICE;
+      notice.appendChild(document.createElement("strong")).textContent = NOTICE_HEAD;
+      notice.appendChild(document.createTextNode(NOTICE));
       main.insertBefore(notice, main.firstChild);
     } else if (notice) {
       notice.hidden = !offline;
