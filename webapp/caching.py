@@ -4,8 +4,8 @@ Every page of the app is a pure function of three things: the URL, the build it 
 code that renders it. So a response's validator needs no hashing of its body:
 
 * the **ETag** is ``W/"<build stamp>-<code version>"`` — the stamp of ``build/manifest.json``
-  (:func:`build_stamp`) and a hash of the app's templates, static files and Python modules taken
-  when the app starts (:func:`code_version`);
+  (:func:`build_stamp`) and a hash of the app's templates, static files, Python modules and the
+  data files read at run time, taken when the app starts (:func:`code_version`);
 * **Last-Modified** is the later of the manifest's modification time and the newest of those files.
 
 A conditional GET (``If-None-Match``, else ``If-Modified-Since``) that matches is answered with
@@ -94,14 +94,23 @@ def manifest_stamp(manifest: dict[str, Any]) -> str:
 
 
 def _code_files() -> Iterable[Path]:
-    for folder, pattern in ((_WEBAPP, "**/*.py"), (_WEBAPP / "templates", "**/*"), (_WEBAPP / "static", "**/*")):
+    corpus = _WEBAPP.parent / "corpus"
+    for folder, pattern in (
+        (_WEBAPP, "**/*.py"),
+        (_WEBAPP / "templates", "**/*"),
+        (_WEBAPP / "static", "**/*"),
+        (_KB, "**/*.py"),
+        (_KB / "data", "**/*"),  # the termbase pages also read kb/data at run time
+        (corpus, "**/*.py"),
+        (corpus, "sources.toml"),
+    ):
         yield from (p for p in folder.glob(pattern) if p.is_file())
-    yield from (p for p in _KB.glob("**/*.py") if p.is_file())
 
 
 def code_version() -> tuple[str, float]:
-    """A hash of what renders the pages (templates, static files, ``webapp`` and ``kb`` modules)
-    and the newest modification time among them."""
+    """A hash of what renders the pages (templates, static files, the modules of ``webapp``,
+    ``kb`` and ``corpus``, ``kb/data`` and the corpus manifest) and the newest modification time
+    among them."""
     digest = hashlib.sha256()
     newest = 0.0
     for path in sorted(_code_files()):
@@ -151,7 +160,7 @@ def gzip_cached(data: bytes, level: int) -> bytes:
 #: whole responses (body and headers, after compression) by (ETag, the build as loaded, URL, gzip
 #: or not): a page is a pure function of those, so one asked again is sent without running its view.
 RESPONSE_CACHE_SIZE = 256
-RESPONSE_MAX_BYTES = 256 * 1024
+RESPONSE_MAX_BYTES = 128 * 1024
 _RESPONSES: OrderedDict[tuple[str, str, str, bool], tuple[bytes, list[tuple[str, str]], str]] = OrderedDict()
 
 
