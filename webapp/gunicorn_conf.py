@@ -10,6 +10,10 @@ the access log on stdout, and a graceful reload when a new build is swapped in.
   ``RULEKB_RELOAD_POLL`` seconds (2). When its stamp changes — ``rulekb build`` swapped a new
   build in — the master sends itself SIGHUP: gunicorn starts fresh workers and lets the old ones
   finish the requests they are serving, so no request is dropped and no worker keeps old caches.
+* Each new worker answers a few requests of its own before it takes real ones
+  (``post_worker_init``: a search, a rule page, a concept page), so the search index, the
+  morphology dictionaries and the page caches are open when the first player arrives;
+  ``RULEKB_WARM_UP=false`` turns this off with the app's other warm-ups.
 """
 
 from __future__ import annotations
@@ -21,7 +25,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["default_workers", "read_stamp"]
+__all__ = ["WARM_URLS", "default_workers", "read_stamp", "warm_worker"]
+
+#: what a new worker asks itself before serving (the question is a common one: charge distance)
+WARM_URLS = ("/search?q=%D1%87%D0%B0%D1%80%D0%B4%D0%B6", "/concepts/charge", "/about")
 
 
 def _cores() -> int:
@@ -102,3 +109,22 @@ def when_ready(server: Any) -> None:
                 os.kill(os.getpid(), signal.SIGHUP)
 
     threading.Thread(target=watch, name="rulekb-build-watch", daemon=True).start()
+
+
+def warm_worker(app: Any) -> list[int]:
+    """Ask the app the :data:`WARM_URLS` in-process; their status codes."""
+    client = app.test_client()
+    return [client.get(url).status_code for url in WARM_URLS]
+
+
+def post_worker_init(worker: Any) -> None:
+    """Warm a freshly booted worker (errors only mean a slower first request)."""
+    if str(os.environ.get("RULEKB_WARM_UP", "true")).lower() in ("0", "false", "no"):
+        return
+    started = time.perf_counter()
+    try:
+        statuses = warm_worker(worker.wsgi)
+    except Exception:
+        worker.log.exception("rulekb: warming worker %s failed", worker.pid)
+        return
+    worker.log.info("rulekb: worker %s warm in %.1f s (%s)", worker.pid, time.perf_counter() - started, statuses)

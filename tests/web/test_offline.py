@@ -229,7 +229,7 @@ def test_gunicorn_serves_with_sync_workers_logs_access_and_reloads_on_a_new_buil
     port = _free_port()
     out, err = tmp_path / "stdout.log", tmp_path / "stderr.log"
     env = {**os.environ, "RULEKB_BUILD_DIR": str(copy), "RULEKB_BIND": f"127.0.0.1:{port}", "RULEKB_WORKERS": "2",
-           "RULEKB_RELOAD_POLL": "0.3", "RULEKB_WARM_UP": "false"}
+           "RULEKB_RELOAD_POLL": "0.3"}
     gunicorn = Path(sys.executable).parent / "gunicorn"
     with out.open("wb") as stdout, err.open("wb") as stderr:
         server = subprocess.Popen(
@@ -244,12 +244,14 @@ def test_gunicorn_serves_with_sync_workers_logs_access_and_reloads_on_a_new_buil
                     return False
 
             assert _wait_for(up, 60), err.read_text()
+            assert _wait_for(lambda: err.read_text().count("warm in") == 2, 60), err.read_text()  # before real requests
             log = err.read_text()
-            assert "sync" in log and log.count("Booting worker") == 2
+            assert "sync" in log and log.count("Booting worker") == 2 and "[200, 200, 200]" in log
             assert _wait_for(lambda: '"GET /about HTTP/1.1" 200' in out.read_text(), 10)  # access log on stdout
             _new_manifest(manifest)
             assert _wait_for(lambda: "reloading the workers gracefully" in err.read_text(), 20), err.read_text()
             assert _wait_for(lambda: err.read_text().count("Booting worker") >= 4, 30), err.read_text()
+            assert _wait_for(lambda: err.read_text().count("warm in") >= 4, 60), err.read_text()
             assert _get(port, "/about") == 200
         finally:
             os.killpg(server.pid, signal.SIGTERM)
