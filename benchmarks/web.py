@@ -19,12 +19,15 @@ with 2 sync workers on 127.0.0.1 over a knowledge base built into a temporary di
      service worker's background refresh sends);
    * ``api/ask``: the unseen questions as JSON (limit 5);
    * ``rule``: rule pages in reading order (each leaf once, then again: the second time from the
-     worker's response cache), then ``static`` once more (the machine's load drifts).
+     worker's response cache).
+
+   The routes are interleaved in ``--rounds`` rounds (a quarter of each route's requests, then
+   the next route, …), so a drift in the machine's load falls on every route alike.
 
    Unseen questions come from every evaluation file, each asked once (``--requests`` at most).
 
-    .venv/bin/python benchmarks/web.py [--threads 16] [--requests 800] [--time-limit 30] [--build-dir DIR]
-                                       [--no-phone] [--cpu-slowdown 1]
+    .venv/bin/python benchmarks/web.py [--threads 16] [--requests 800] [--rounds 4] [--time-limit 30]
+                                       [--build-dir DIR] [--no-phone] [--cpu-slowdown 1]
 
 Targets: the search page with results ≤ 30 KB compressed and ≤ 1.5 s to content on the slow
 network; search at ≥ 50 % of the static route's throughput (the script prints the ratios).
@@ -262,6 +265,7 @@ def main() -> None:
         default=[ROOT / "tests" / "data" / name for name in ("eval.jsonl", "fresh.jsonl", "dev.jsonl", "dev-extra.jsonl")],
         help="JSONL files with a question per line (each question is asked once as an unseen one)",
     )
+    parser.add_argument("--rounds", type=int, default=4, help="interleave the routes in this many rounds")
     parser.add_argument("--no-phone", action="store_true", help="skip the slow-phone measurements")
     parser.add_argument("--cpu-slowdown", type=float, default=1.0, help="Chromium CPU throttling for the phone")
     args = parser.parse_args()
@@ -320,23 +324,36 @@ def main() -> None:
             f"gunicorn {args.workers} sync workers on {HOST}:{port}; {args.threads} client threads; "
             f"{args.requests} requests per route (time limit {args.time_limit:.0f} s); "
             f"{unseen} unseen questions ({len(rule_paths)} rule pages); cpu count {os.cpu_count()}; "
-            "Accept-Encoding: gzip; the static route is run first and last"
+            f"Accept-Encoding: gzip; the routes interleaved in {args.rounds} rounds"
         )
-        runs = [
-            load("static", port, [static], args.requests, args.threads, args.time_limit),
-            load("search", port, search_paths, unseen, args.threads, args.time_limit),
-            load("search-top", port, top_paths, args.requests, args.threads, args.time_limit),
-            load("search-304", port, top_paths, args.requests, args.threads, args.time_limit, {"If-None-Match": etag}),
-            load("api/ask", port, api_paths, unseen, args.threads, args.time_limit),
-            load("rule", port, rule_paths, args.requests, args.threads, args.time_limit),
-            load("static-end", port, [static], args.requests, args.threads, args.time_limit),
+        routes: list[tuple[str, list[str], int, dict[str, str] | None]] = [
+            ("static", [static], args.requests, None),
+            ("search", search_paths[:unseen], unseen, None),
+            ("search-top", top_paths, args.requests, None),
+            ("search-304", top_paths, args.requests, {"If-None-Match": etag}),
+            ("api/ask", api_paths[:unseen], unseen, None),
+            ("rule", rule_paths, args.requests, None),
         ]
-        for run in runs:
+        runs = {name: Run(name) for name, _, _, _ in routes}
+        for round_ in range(args.rounds):  # interleaved, so every route sees the same drift in load
+            for name, paths, total, headers in routes:
+                share = total // args.rounds + (1 if round_ < total % args.rounds else 0)
+                offset = sum(total // args.rounds + (1 if r < total % args.rounds else 0) for r in range(round_))
+                chunk = [paths[(offset + i) % len(paths)] for i in range(share)]
+                part = load(name, port, chunk, share, args.threads, args.time_limit / args.rounds, headers)
+                run = runs[name]
+                run.latencies.extend(part.latencies)
+                run.errors += part.errors
+                run.wall += part.wall
+                for status, count in part.statuses.items():
+                    run.statuses[status] = run.statuses.get(status, 0) + count
+        for run in runs.values():
             print(run.line())
-        ceiling = statistics.fmean([runs[0].rps, runs[-1].rps]) or 1.0
-        for run in runs[1:-1]:
-            print(f"{run.name:<12} {run.rps / ceiling:6.1%} of the static route's throughput (mean of its two runs)")
-        ms = [x * 1000 for x in runs[1].latencies] or [0.0]
+        ceiling = runs["static"].rps or 1.0
+        for run in list(runs.values())[1:]:
+            print(f"{run.name:<12} {run.rps / ceiling:6.1%} of the static route's throughput")
+        search_run = runs["search"]
+        ms = [x * 1000 for x in search_run.latencies] or [0.0]
         print(f"search page: mean {statistics.fmean(ms):.1f} ms per request under load")
     finally:
         os.killpg(server.pid, signal.SIGTERM)

@@ -1,6 +1,6 @@
 """What repeats across search requests, done once per worker in the background.
 
-Profiling the search page for questions a worker has not seen showed that a third of a request
+Profiling the search page for questions a worker has not seen showed that about a fifth of a request
 went into analysing the text of the leaves it shows (their snippets: pymorphy3 lemmas of every
 word), work that is the same for every question that shows the same leaf. On a worker's first
 request a daemon thread analyses every leaf once (``kb.search.snippet`` caches each text's terms
