@@ -1,27 +1,43 @@
-"""Web throughput: requests per second and latency of the search page and /api/ask under gunicorn.
+"""Web figures: a slow phone's transfer size and time to content, and throughput under gunicorn.
 
-Prints figures, asserts nothing. Starts ``gunicorn -w 2 -b 127.0.0.1:<free port> 'webapp:create_app()'``
-(sync workers) over a knowledge base built into a temporary directory (or ``--build-dir``), warms every
-worker, then runs a bounded load loop — client threads with ``http.client`` keep-alive connections, a
-fixed number of requests per route and a time limit — against, in the same run:
+Prints figures, asserts nothing. Starts ``gunicorn -c webapp/gunicorn_conf.py 'webapp:create_app()'``
+with 2 sync workers on 127.0.0.1 over a knowledge base built into a temporary directory (or
+``--build-dir``), warms every worker, then:
 
-* ``/static/style.css``: a static file, the server's ceiling on this machine;
-* ``search``: the search page over the evaluation questions, every request a question the worker has
-  not answered yet (the warm-up used other questions), so no answer comes from the per-worker cache;
-* ``search-top``: the search page over 20 popular questions asked again and again (what a table of
-  players does: the per-worker answer cache serves them);
-* ``api/ask``: the unseen questions again as JSON (``/api/ask``, limit 5; the page shows 10 hits);
-* ``rule``: rule pages.
+1. **A slow phone** (Playwright driving ``/usr/bin/chromium``, Chromium's network emulation through
+   CDP: 400 kbit/s down and up, 400 ms latency, 360×640): each main page loaded with a cold cache —
+   the bytes transferred (compressed, every resource) and the time to content (first contentful
+   paint) — and again with a warm HTTP cache (revalidations answered 304). Then what the service
+   worker downloads to go offline (every precached URL, gzipped) and stores.
+2. **Throughput**: client threads with ``http.client`` keep-alive connections, ``Accept-Encoding:
+   gzip`` like a browser, a fixed number of requests per route and a time limit, in the same run:
 
-    .venv/bin/python benchmarks/web.py [--requests 400] [--threads 4] [--time-limit 30] [--build-dir DIR]
+   * ``static``: the content-hashed stylesheet (``/assets/style.<hash>.css``), the server's ceiling;
+   * ``search``: the search page over evaluation questions no worker has answered yet;
+   * ``search-top``: the search page over 20 popular questions asked again and again;
+   * ``search-304``: the popular questions revalidated with the page's ETag (what a browser or the
+     service worker's background refresh sends);
+   * ``api/ask``: the unseen questions as JSON (limit 5);
+   * ``rule``: rule pages in reading order (each leaf once, then again: the second time from the
+     worker's response cache).
 
-The target is search at ≥ 50 % of the static route's throughput; the script prints the ratio.
-Loopback only: the server binds 127.0.0.1 and the client connects there.
+   The routes are interleaved in ``--rounds`` rounds (a quarter of each route's requests, then
+   the next route, …), so a drift in the machine's load falls on every route alike.
+
+   Unseen questions come from every evaluation file, each asked once (``--requests`` at most).
+
+    .venv/bin/python benchmarks/web.py [--threads 16] [--requests 800] [--rounds 4] [--time-limit 30]
+                                       [--build-dir DIR] [--no-phone] [--cpu-slowdown 1]
+
+Targets: the search page with results ≤ 30 KB compressed and ≤ 1.5 s to content on the slow
+network; search at ≥ 50 % of the static route's throughput (the script prints the ratios).
+Loopback only: the server binds 127.0.0.1 and the clients connect there.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import http.client
 import json
 import os
@@ -78,8 +94,20 @@ class Run:
         return len(self.latencies) / self.wall if self.wall else 0.0
 
 
-def load(name: str, port: int, paths: list[str], requests: int, threads: int, time_limit: float) -> Run:
+HEADERS = {"Accept-Encoding": "gzip"}
+
+
+def load(
+    name: str,
+    port: int,
+    paths: list[str],
+    requests: int,
+    threads: int,
+    time_limit: float,
+    headers: dict[str, str] | None = None,
+) -> Run:
     """``requests`` GETs spread over ``threads`` keep-alive clients, stopping early at ``time_limit``."""
+    sent = {**HEADERS, **(headers or {})}
     run = Run(name)
     lock = threading.Lock()
     counter = iter(range(requests))
@@ -95,7 +123,7 @@ def load(name: str, port: int, paths: list[str], requests: int, threads: int, ti
             path = paths[n % len(paths)]
             started = time.perf_counter()
             try:
-                conn.request("GET", path)
+                conn.request("GET", path, headers=sent)
                 response = conn.getresponse()
                 response.read()
                 status = response.status
@@ -148,15 +176,99 @@ def wait_ready(port: int, timeout: float = 60) -> None:
     raise SystemExit(f"gunicorn did not answer on {HOST}:{port} within {timeout:.0f} s")
 
 
+def fetch(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    conn = http.client.HTTPConnection(HOST, port, timeout=60)
+    try:
+        conn.request("GET", path, headers=headers or {})
+        response = conn.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        conn.close()
+
+
+#: Chromium's emulated slow network: 400 kbit/s each way, 400 ms latency
+SLOW = {"offline": False, "latency": 400, "downloadThroughput": 400_000 / 8, "uploadThroughput": 400_000 / 8}
+
+
+def phone(port: int, pages: list[tuple[str, str]], cpu_slowdown: float) -> None:
+    """Transfer size and time to content of each page on the emulated slow network, cold and warm."""
+    from playwright.sync_api import sync_playwright
+
+    base = f"http://{HOST}:{port}"
+    print(
+        f"slow phone: Chromium network emulation {SLOW['downloadThroughput'] * 8 / 1000:.0f} kbit/s, "
+        f"{SLOW['latency']} ms latency, 360x640, CPU slowdown {cpu_slowdown:g}x; "
+        "transfer = compressed bytes of every resource; content = first contentful paint"
+    )
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
+        )
+        try:
+            for name, path in pages:
+                context = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True,
+                                              service_workers="block")
+                page = context.new_page()
+                cdp = context.new_cdp_session(page)
+                cdp.send("Network.enable")
+                cdp.send("Network.emulateNetworkConditions", SLOW)
+                if cpu_slowdown > 1:
+                    cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_slowdown})
+                figures = []
+                for visit in ("cold", "warm"):
+                    sizes: dict[str, float] = {}
+                    cdp.on("Network.loadingFinished", lambda e, sizes=sizes: sizes.__setitem__(e["requestId"], e["encodedDataLength"]))
+                    page.goto(base + path, wait_until="load")
+                    page.wait_for_timeout(300)
+                    fcp = page.evaluate(
+                        "(performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime"
+                    )
+                    html = page.evaluate("performance.getEntriesByType('navigation')[0].transferSize")
+                    figures.append(
+                        f"{visit} {sum(sizes.values()) / 1024:5.1f} KB in {len(sizes):2d} req "
+                        f"(page {html / 1024:4.1f} KB)  content {fcp / 1000:4.2f} s"
+                    )
+                print(f"  {name:<16} " + " | ".join(figures))
+                context.close()
+        finally:
+            browser.close()
+
+
+def offline_cost(port: int) -> None:
+    """What the service worker downloads (gzipped) and stores to go offline."""
+    _, _, body = fetch(port, "/sw.js")
+    precache = body.decode().split('const PRECACHE_URL = "', 1)[1].split('"', 1)[0]
+    listing = json.loads(fetch(port, precache)[2])
+    urls = [*listing["shell"], *listing["pages"]]
+    sent = stored = 0
+    started = time.perf_counter()
+    for url in urls:
+        _, headers, packed = fetch(port, url, HEADERS)
+        sent += len(packed)
+        stored += len(gzip.decompress(packed)) if headers.get("content-encoding") == "gzip" else len(packed)
+    print(
+        f"offline: the service worker stores {len(urls)} URLs ({len(listing['shell'])} shell, {len(listing['pages'])} pages): "
+        f"{sent / 1e6:.1f} MB transferred gzipped, {stored / 1e6:.1f} MB stored (budget {listing['budget'] / 1e6:.1f} MB); "
+        f"{time.perf_counter() - started:.1f} s on loopback, one client"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--requests", type=int, default=400, help="requests per route")
-    parser.add_argument("--threads", type=int, default=4, help="concurrent client connections")
+    parser.add_argument("--requests", type=int, default=800, help="requests per route")
+    parser.add_argument("--threads", type=int, default=16, help="concurrent client connections")
     parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per route at most")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
     parser.add_argument("--port", type=int, default=0, help="serve on this port (default: a free one)")
     parser.add_argument("--build-dir", type=Path, default=None, help="serve this build (default: build a fresh one)")
-    parser.add_argument("--questions", type=Path, default=ROOT / "tests" / "data" / "eval.jsonl")
+    parser.add_argument(
+        "--questions", type=Path, nargs="+",
+        default=[ROOT / "tests" / "data" / name for name in ("eval.jsonl", "fresh.jsonl", "dev.jsonl", "dev-extra.jsonl")],
+        help="JSONL files with a question per line (each question is asked once as an unseen one)",
+    )
+    parser.add_argument("--rounds", type=int, default=4, help="interleave the routes in this many rounds")
+    parser.add_argument("--no-phone", action="store_true", help="skip the slow-phone measurements")
+    parser.add_argument("--cpu-slowdown", type=float, default=1.0, help="Chromium CPU throttling for the phone")
     args = parser.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="rulekb-web-bench-"))
@@ -171,47 +283,78 @@ def main() -> None:
     from kb.build import load_nodes
 
     leaves = [n for n in load_nodes(build_dir) if n.is_leaf and n.kind.value == "rule"]
-    every = questions(args.questions, 10_000)
+    every = list(dict.fromkeys(q for path in args.questions for q in questions(path, 10_000)))
     warm, asked = every[:20], every[20 : 20 + args.requests]
+    unseen = min(args.requests, len(asked))  # every request of `search` and `api/ask` a new question
     search_paths = [f"/search?q={quote(q)}" for q in asked]
     top_paths = [f"/search?q={quote(q)}" for q in warm]
     api_paths = [f"/api/ask?q={quote(q)}&limit=5" for q in asked]
     rule_paths = [f"/rules/{quote(n.id)}" for n in leaves]
 
     port = args.port or free_port()
-    env = {**os.environ, "RULEKB_BUILD_DIR": str(build_dir)}
-    command = [
-        str(ROOT / ".venv" / "bin" / "gunicorn"), "-w", str(args.workers), "-k", "sync",
-        "-b", f"{HOST}:{port}", "--log-level", "warning", "webapp:create_app()",
-    ]
+    env = {**os.environ, "RULEKB_BUILD_DIR": str(build_dir), "RULEKB_BIND": f"{HOST}:{port}",
+           "RULEKB_WORKERS": str(args.workers)}
+    command = [str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "webapp/gunicorn_conf.py", "--access-logfile", "/dev/null",
+               "--log-level", "warning", "webapp:create_app()"]
     server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
     try:
         wait_ready(port)
-        # warm every worker: index, features, termbase matchers, templates
+        about = fetch(port, "/about")[2].decode()
+        static = "/assets/" + about.split('href="/assets/', 1)[1].split('"', 1)[0]
+        # warm every worker: index, features, termbase matchers, templates, the leaves' snippets
         warm_paths = [*top_paths, *(f"/api/ask?q={quote(q)}&limit=5" for q in warm), *rule_paths[:20]]
-        for path in [*warm_paths, "/static/style.css"] * args.workers:
-            conn = http.client.HTTPConnection(HOST, port, timeout=60)
-            conn.request("GET", path)
-            conn.getresponse().read()
-            conn.close()
+        for path in [*warm_paths, static] * args.workers:
+            fetch(port, path, HEADERS)
+        time.sleep(3)  # the background warm-up of each worker
+        etag = fetch(port, top_paths[0], HEADERS)[1]["etag"]
+
+        if not args.no_phone:
+            sample = leaves[len(leaves) // 2]
+            phone(port, [
+                ("search+results", "/search?q=" + quote("на сколько дюймов чардж")),
+                ("home", "/"),
+                ("rule", f"/rules/{quote(sample.id)}"),
+                ("concept", "/concepts/charge"),
+                ("concepts", "/concepts"),
+                ("terms", "/terms"),
+                ("calc", "/calc"),
+            ], args.cpu_slowdown)
+            offline_cost(port)
+
         print(
             f"gunicorn {args.workers} sync workers on {HOST}:{port}; {args.threads} client threads; "
             f"{args.requests} requests per route (time limit {args.time_limit:.0f} s); "
-            f"{len(asked)} unseen questions; cpu count {os.cpu_count()}"
+            f"{unseen} unseen questions ({len(rule_paths)} rule pages); cpu count {os.cpu_count()}; "
+            f"Accept-Encoding: gzip; the routes interleaved in {args.rounds} rounds"
         )
-        runs = [
-            load("static", port, ["/static/style.css"], args.requests, args.threads, args.time_limit),
-            load("search", port, search_paths, args.requests, args.threads, args.time_limit),
-            load("search-top", port, top_paths, args.requests, args.threads, args.time_limit),
-            load("api/ask", port, api_paths, args.requests, args.threads, args.time_limit),
-            load("rule", port, rule_paths, args.requests, args.threads, args.time_limit),
+        routes: list[tuple[str, list[str], int, dict[str, str] | None]] = [
+            ("static", [static], args.requests, None),
+            ("search", search_paths[:unseen], unseen, None),
+            ("search-top", top_paths, args.requests, None),
+            ("search-304", top_paths, args.requests, {"If-None-Match": etag}),
+            ("api/ask", api_paths[:unseen], unseen, None),
+            ("rule", rule_paths, args.requests, None),
         ]
-        for run in runs:
+        runs = {name: Run(name) for name, _, _, _ in routes}
+        for round_ in range(args.rounds):  # interleaved, so every route sees the same drift in load
+            for name, paths, total, headers in routes:
+                share = total // args.rounds + (1 if round_ < total % args.rounds else 0)
+                offset = sum(total // args.rounds + (1 if r < total % args.rounds else 0) for r in range(round_))
+                chunk = [paths[(offset + i) % len(paths)] for i in range(share)]
+                part = load(name, port, chunk, share, args.threads, args.time_limit / args.rounds, headers)
+                run = runs[name]
+                run.latencies.extend(part.latencies)
+                run.errors += part.errors
+                run.wall += part.wall
+                for status, count in part.statuses.items():
+                    run.statuses[status] = run.statuses.get(status, 0) + count
+        for run in runs.values():
             print(run.line())
-        static = runs[0].rps or 1.0
-        for run in runs[1:]:
-            print(f"{run.name:<12} {run.rps / static:6.1%} of the static route's throughput")
-        ms = [x * 1000 for x in runs[1].latencies] or [0.0]
+        ceiling = runs["static"].rps or 1.0
+        for run in list(runs.values())[1:]:
+            print(f"{run.name:<12} {run.rps / ceiling:6.1%} of the static route's throughput")
+        search_run = runs["search"]
+        ms = [x * 1000 for x in search_run.latencies] or [0.0]
         print(f"search page: mean {statistics.fmean(ms):.1f} ms per request under load")
     finally:
         os.killpg(server.pid, signal.SIGTERM)

@@ -133,6 +133,7 @@ STAGES: list[tuple[str, Stage]] = [
     ("graph", _optional_stage("kb.graph_build", "stage_graph")),
     ("index", _optional_stage("kb.index", "stage_index")),
     ("sentences", _optional_stage("kb.sentences", "stage_sentences")),
+    ("offline-index", _optional_stage("kb.offline_index", "stage_offline_index")),
 ]
 
 

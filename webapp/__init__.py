@@ -66,6 +66,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register(app)
     _install_helpers(app)
     _install_guards(app)
+    from webapp import assets, caching, offline, warm_search
+
+    caching.install(app)  # ETag / Last-Modified from the build stamp, 304s, gzip
+    assets.install(app)  # content-hashed /assets/ names, immutable
+    offline.install(app)  # web app manifest, service worker, offline search index
+    warm_search.install(app)  # analyse every leaf's text once per worker, in the background
     return app
 
 

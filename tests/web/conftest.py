@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -48,3 +49,12 @@ def missing_client(tmp_path: Path) -> Iterator[FlaskClient]:
     app = create_app({"TESTING": True, "BUILD_DIR": tmp_path / "no-build-here"})
     with app.test_client() as client:
         yield client
+
+
+@pytest.fixture(scope="session")
+def playwright_driver() -> Iterator[Any]:
+    """One Playwright driver for every browser test module (two sync drivers cannot run at once)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        yield driver

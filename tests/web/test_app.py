@@ -49,15 +49,18 @@ def test_cors_only_on_api_get(client: FlaskClient) -> None:
 
 
 def test_static_assets_are_fingerprinted_and_cached(client: FlaskClient) -> None:
-    page = client.get("/about").get_data(as_text=True)
+    import hashlib
     import re
 
-    links = re.findall(r'/static/(style\.css|app\.js)\?v=([0-9a-f]{10})', page)
-    assert {name for name, _ in links} == {"style.css", "app.js"}
-    for name, version in links:
-        with client.get(f"/static/{name}?v={version}") as response:
+    page = client.get("/about").get_data(as_text=True)
+    links = re.findall(r'/assets/((style|app)\.([0-9a-f]{10})\.(css|js))"', page)
+    assert {f"{stem}.{ext}" for _, stem, _, ext in links} == {"style.css", "app.js"}
+    for name, stem, digest, ext in links:
+        with client.get(f"/assets/{name}") as response:
             assert response.status_code == 200
-            assert "max-age=604800" in response.headers["Cache-Control"]
+            assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+            body = (Path(__file__).parents[2] / "webapp" / "static" / f"{stem}.{ext}").read_bytes()
+            assert response.get_data() == body and hashlib.sha256(body).hexdigest()[:10] == digest
     assert "no-cache" in client.get("/about").headers["Cache-Control"]
 
 
@@ -89,5 +92,7 @@ def test_every_get_route_is_covered_by_the_missing_build_test(app: Flask) -> Non
                "/concepts/<path:concept_id>", "/terms", "/terms/<concept_id>", "/terms.csv", "/cite/<source_id>/<int:line>"}
     exempt = {"/static/<path:filename>", "/calc", "/api/openapi.json", "/api/calc", "/terms.tbx", "/terms.tsv",
               "/terms/check"}
+    exempt |= {"/assets/<path:name>", "/manifest.webmanifest", "/sw.js", "/offline", "/offline/precache.json",
+               "/offline/search-index.json"}  # tests/web/test_offline.py checks these without a build
     routes = {rule.rule for rule in app.url_map.iter_rules() if not rule.rule.startswith("/api/")}
     assert routes <= checked | exempt, routes - checked - exempt

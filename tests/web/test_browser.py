@@ -87,15 +87,12 @@ def base_url(live_app: Flask) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser(chromium_path: Path) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(chromium_path), args=ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+def browser(chromium_path: Path, playwright_driver: Any) -> Iterator[Any]:
+    launched = playwright_driver.chromium.launch(executable_path=str(chromium_path), args=ARGS)
+    try:
+        yield launched
+    finally:
+        launched.close()
 
 
 @pytest.fixture()
