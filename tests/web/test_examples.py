@@ -80,3 +80,14 @@ def test_rule_page_and_api_show_a_restored_diagram(client: Any, leaf_at: Any) ->
     figure = diagrams["10e-diagram-charge-onto-terrain"]["figure"]
     assert figure["lines"] == [1010, 1010] and figure["source"] == "10e-core"
     ET.fromstring(diagrams["10e-diagram-charge-onto-terrain"]["svg"])  # well-formed XML
+
+
+def test_every_rule_page_with_a_worked_example_renders(built: Path) -> None:
+    """Examples' results are free-form mappings: a runner's own ``steps`` count must not be taken for
+    the calculator's list of steps (it once broke three rule pages)."""
+    examples = json.loads((built / "examples.json").read_text(encoding="utf-8"))
+    pages = sorted({rule_id for example in examples for rule_id in example["rule_ids"]})
+    assert any(not isinstance(e["result"].get("steps", []), list) for e in examples if isinstance(e["result"], dict))
+    client = create_app({"TESTING": True, "BUILD_DIR": built}).test_client()
+    broken = [page for page in pages if client.get(f"/rules/{page}").status_code != 200]
+    assert not broken
