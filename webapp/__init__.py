@@ -25,7 +25,7 @@ DEFAULTS: dict[str, Any] = {
     "SEARCH_LIMIT": 10,  # results on the search page
     "API_MAX_LIMIT": 50,  # largest ?limit= of /api/ask and /api/search
     "SEND_FILE_MAX_AGE_DEFAULT": 7 * 24 * 3600,  # static assets are fingerprinted (?v=hash)
-    "WARM_UP": True,  # the first request of a worker warms the termbase and matcher caches in a thread
+    "WARM_UP": True,  # the first request of a worker warms the index, snippets, termbase and matcher caches in a thread
     "BASE_URL": None,  # e.g. "https://rulekb.example" for absolute permalinks; None: relative paths
     "CALC_TIME_BUDGET": 1.5,  # seconds a calculation may run in a worker's main thread before a 503
     "JSON_AS_ASCII": False,
@@ -66,12 +66,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register(app)
     _install_helpers(app)
     _install_guards(app)
-    from webapp import assets, caching, offline, warm_search
+    from webapp import assets, caching, offline
 
     caching.install(app)  # ETag / Last-Modified from the build stamp, 304s, gzip
     assets.install(app)  # content-hashed /assets/ names, immutable
     offline.install(app)  # web app manifest, service worker, offline search index
-    warm_search.install(app)  # analyse every leaf's text once per worker, in the background
     return app
 
 

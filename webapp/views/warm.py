@@ -1,28 +1,45 @@
 """Warm a worker's slow caches in the background, once per process and build, after forking.
 
 The first request a gunicorn worker serves starts a daemon thread that builds what the heavier
-pages need on first use — the termbase's occurrence index (KWIC, the inconsistency report, the
-exports), the term matcher of the rule pages, the concept lists, the worked examples — so a
-player's first visit to those pages does not pay for it. The search index itself is opened by
-``kb.search`` on the first question, in the request thread.
+pages need on first use — the search index and the analysis of every leaf's text (a fifth of a
+search request for a question the worker has not seen went into analysing the snippets of the leaves
+it shows: pymorphy3 lemmas of every word, the same for every question showing that leaf), the
+termbase's occurrence index (KWIC, the inconsistency report, the exports), the term matcher of the
+rule pages, the concept lists, the worked examples — so a player's first visit does not pay for it.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app
 
-__all__ = ["install", "warm"]
+__all__ = ["install", "warm", "warm_snippets"]
 
 _STARTED: set[tuple[int, str]] = set()
 _LOCK = threading.Lock()
 
 
+def warm_snippets(build_dir: Path) -> int:
+    """Analyse the text of every leaf of the search index once (``kb.search.snippet`` caches each
+    text's terms per process); the number of leaves."""
+    from kb.search import get_index, snippet
+
+    index = get_index(build_dir)
+    for features in index.features.values():
+        snippet(features, set())
+    return len(index.features)
+
+
 def warm(app: Flask, build: Any) -> None:
     """Fill the caches of ``build`` (runs in a background thread; errors are logged, not raised)."""
+    try:
+        warm_snippets(build.path)
+    except Exception:  # a build without a search index, or any failure: only slower snippets
+        app.logger.info("warming the search snippets skipped", exc_info=True)
     try:
         from webapp.views.rules import term_context
 
