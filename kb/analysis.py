@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from corpus.morph import morph
 
-__all__ = ["Term", "fold", "lemma", "lemma_key", "lemmas", "tokens"]
+__all__ = ["EN_IRREGULAR", "EN_SUFFIXES", "Term", "fold", "lemma", "lemma_key", "lemmas", "stem_en", "tokens"]
 
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212"
 _INCH = "\"\u201d\u2033\u201c"
@@ -50,7 +50,7 @@ def fold(text: str) -> str:
 
 #: Irregular English verb forms players use about the rules, read as the verb («fell back» is
 #: «fall back», «fought» is «fight»).
-_EN_IRREGULAR = {
+EN_IRREGULAR = {
     "fell": "fall", "fallen": "fall", "fought": "fight", "ran": "run",
     "took": "take", "taken": "take", "got": "get", "gotten": "get", "made": "make", "lost": "lose",
     "won": "win", "led": "lead", "drew": "draw", "drawn": "draw", "threw": "throw", "thrown": "throw",
@@ -63,11 +63,16 @@ _EN_IRREGULAR = {
 }
 
 
-def _stem_en(word: str) -> str:
+#: Suffixes the English stemmer cuts, each with the shortest stem it leaves (the offline index ships
+#: these, with :data:`EN_IRREGULAR`, so the browser stems the same way).
+EN_SUFFIXES: tuple[tuple[str, int], ...] = (("ing", 4), ("ies", 4), ("es", 4), ("ed", 4), ("s", 3))
+
+
+def stem_en(word: str) -> str:
     """A deliberately small English stemmer: enough for «charges»/«charging» to meet «charge»,
     and «fell» to meet «fall»."""
-    word = _EN_IRREGULAR.get(word, word)
-    for suffix, keep in (("ing", 4), ("ies", 4), ("es", 4), ("ed", 4), ("s", 3)):
+    word = EN_IRREGULAR.get(word, word)
+    for suffix, keep in EN_SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= keep and not word.endswith("ss"):
             word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
             break
@@ -81,7 +86,7 @@ def lemma(word: str) -> str:
     """The lemma of one word: pymorphy3's best normal form for Russian, a stem for Latin."""
     folded = fold(word)
     if not _CYRILLIC.search(folded):
-        return _stem_en(folded)
+        return stem_en(folded)
     parses = morph().parse(folded)
     if not parses:
         return folded

@@ -6,7 +6,7 @@ title and summary, the names, Russian renderings, aliases and slang of the conce
 or mentions, and the FAQ's questions and phrasings in both languages (→ the rules they cite).
 
 Words are folded the way the server folds them — lower case, ``ё`` → ``е``, the server's English
-stemmer (:func:`kb.analysis._stem_en`, its irregular verbs included) — and, since a browser has
+stemmer (:func:`kb.analysis.stem_en`, its irregular verbs included) — and, since a browser has
 no pymorphy3, common Russian endings are cut (:func:`fold_word`). The folding rules travel inside
 the index (``fold``), so the script in ``webapp/static/offline.js`` applies exactly these rules;
 a browser test compares the two on every word of the index.
@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from kb.analysis import _EN_IRREGULAR, fold
+from kb.analysis import EN_IRREGULAR, EN_SUFFIXES, fold, stem_en
 
 __all__ = [
     "ENDINGS",
@@ -64,7 +64,6 @@ ENDINGS: tuple[str, ...] = tuple(
 )
 REFLEXIVE = ("ся", "сь")
 MIN_STEM = 3
-EN_SUFFIXES: tuple[tuple[str, int], ...] = (("ing", 4), ("ies", 4), ("es", 4), ("ed", 4), ("s", 3))
 
 _TOKEN = re.compile(r"\d*[dд]\d+|\d+\+?|[a-zа-я]+")
 _CYRILLIC = re.compile(r"[а-я]")
@@ -74,24 +73,11 @@ W_TITLE, W_SUMMARY, W_DEFINES, W_FAQ = 3.0, 1.0, 4.0, 2.0
 SUMMARY_CHARS = 160
 
 
-def _stem_en(word: str) -> str:
-    """The server's English stemmer (kb.analysis._stem_en), spelled out from the rules shipped in
-    the index so the browser can apply the same steps."""
-    word = _EN_IRREGULAR.get(word, word)
-    for suffix, keep in EN_SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= keep and not word.endswith("ss"):
-            word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
-            break
-    if word.endswith("e") and len(word) >= 5:
-        word = word[:-1]
-    return word
-
-
 def fold_word(word: str) -> str:
     """One word as the index keys it: folded case and ё, an English stem or a cut Russian ending."""
     word = fold(word)
     if not _CYRILLIC.search(word):
-        return _stem_en(word) if word.isalpha() else word.replace("д", "d")
+        return stem_en(word) if word.isalpha() else word.replace("д", "d")
     if word[0].isdigit():  # dice such as «2д6»
         return word.replace("д", "d")
     for ending in REFLEXIVE:
@@ -213,7 +199,7 @@ def build_offline_index(
             "endings": list(ENDINGS),
             "reflexive": list(REFLEXIVE),
             "min_stem": MIN_STEM,
-            "en_irregular": dict(sorted(_EN_IRREGULAR.items())),
+            "en_irregular": dict(sorted(EN_IRREGULAR.items())),
             "en_suffixes": [list(s) for s in EN_SUFFIXES],
         },
         "docs": docs,

@@ -20,7 +20,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from kb.analysis import _stem_en as server_stem_en
+from kb.analysis import stem_en as server_stem_en
 from kb.offline_index import INDEX_FILE, fold_word, terms_of
 from webapp import create_app
 from webapp.data import get_build
