@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -58,3 +59,21 @@ def playwright_driver() -> Iterator[Any]:
 
     with sync_playwright() as driver:
         yield driver
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def require_chromium(path: Path, environ: Mapping[str, str]) -> Path:
+    """``path`` if Chromium is there; else skip — or fail when ``CI`` is set (CI must run these)."""
+    if not path.exists():
+        if environ.get("CI"):
+            pytest.fail(f"CI is set but {path} is missing: install the Debian package `chromium`.")
+        pytest.skip(f"{path} is not installed (apt-get install chromium); set CI=1 to make this a failure.")
+    return path
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> Path:
+    """Debian's chromium for every browser test module."""
+    return require_chromium(CHROMIUM, os.environ)

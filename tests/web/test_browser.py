@@ -16,7 +16,7 @@ import os
 import shutil
 import threading
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -25,9 +25,9 @@ import pytest
 from flask import Flask
 from werkzeug.serving import make_server
 
+from web.conftest import require_chromium
 from webapp import create_app
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -43,18 +43,6 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 PHONE = {"width": 360, "height": 640}
 
 
-def require_chromium(path: Path, environ: Mapping[str, str]) -> Path:
-    """``path`` if Chromium is there; else skip — or fail when ``CI`` is set (CI must run these)."""
-    if not path.exists():
-        if environ.get("CI"):
-            pytest.fail(f"CI is set but {path} is missing: install the Debian package `chromium`.")
-        pytest.skip(f"{path} is not installed (apt-get install chromium); set CI=1 to make this a failure.")
-    return path
-
-
-@pytest.fixture(scope="session")
-def chromium_path() -> Path:
-    return require_chromium(CHROMIUM, os.environ)
 
 
 def test_missing_chromium_skips_locally_and_fails_in_ci(tmp_path: Path) -> None:

