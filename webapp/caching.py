@@ -161,7 +161,11 @@ def gzip_cached(data: bytes, level: int) -> bytes:
 #: or not): a page is a pure function of those, so one asked again is sent without running its view.
 RESPONSE_CACHE_SIZE = 256
 RESPONSE_MAX_BYTES = 128 * 1024
-_RESPONSES: OrderedDict[tuple[str, str, str, bool], tuple[bytes, list[tuple[str, str]], str]] = OrderedDict()
+Kept = tuple[bytes, list[tuple[str, str]], str]
+
+#: Cookies a page's content depends on (the edition a player plays orders the answer card): their
+#: values are part of the entity tag and of the response cache's key, and responses say ``Vary: Cookie``.
+VARY_COOKIES = ("rulekb_play",)
 
 
 def _accepts_gzip(accept_encoding: Any) -> bool:
@@ -182,6 +186,8 @@ def install(app: Flask) -> None:
     from flask import g, request
 
     version, code_mtime = code_version()
+    # One cache per app: a page depends on the app's settings too (BASE_URL makes absolute permalinks).
+    responses: OrderedDict[tuple[str, str, str, bool], Kept] = OrderedDict()
     app.config.setdefault("GZIP_MIN_SIZE", 512)
     app.config.setdefault("GZIP_LEVEL", 6)
     app.extensions["rulekb_code_version"] = version
@@ -197,7 +203,11 @@ def install(app: Flask) -> None:
             built = (Path(build.path) / "manifest.json").stat().st_mtime
         except OSError:
             built = build.stamp / 1e9
-        return etag_for(build, version), max(built, code_mtime), f"{build.path}@{build.stamp}"
+        etag = etag_for(build, version)
+        variant = "|".join(request.cookies.get(name, "") for name in VARY_COOKIES)
+        if variant.strip("|"):
+            etag = etag[:-1] + "-" + hashlib.sha1(variant.encode(), usedforsecurity=False).hexdigest()[:12] + '"'
+        return etag, max(built, code_mtime), f"{build.path}@{build.stamp}"
 
     @app.before_request
     def _conditional() -> Response | None:
@@ -213,9 +223,9 @@ def install(app: Flask) -> None:
         if not conditional:
             key = (etag, loaded, request.full_path, _accepts_gzip(request.accept_encodings))
             with _GZIP_LOCK:
-                kept = _RESPONSES.get(key)
+                kept = responses.get(key)
                 if kept is not None:
-                    _RESPONSES.move_to_end(key)
+                    responses.move_to_end(key)
             if kept is None:
                 g.rulekb_response_key = key
                 return None
@@ -238,6 +248,7 @@ def install(app: Flask) -> None:
         response.headers["Last-Modified"] = formatdate(int(modified), usegmt=True)
         response.headers["Cache-Control"] = "no-cache"
         response.vary.add("Accept-Encoding")
+        response.vary.add("Cookie")
         g.rulekb_not_modified = True
         return response
 
@@ -256,6 +267,7 @@ def install(app: Flask) -> None:
             if found is not None:
                 response.headers["ETag"] = found[0]
                 response.headers["Last-Modified"] = formatdate(int(found[1]), usegmt=True)
+                response.vary.add("Cookie")
         _compress(response)
         key = g.pop("rulekb_response_key", None)
         if (
@@ -264,14 +276,15 @@ def install(app: Flask) -> None:
             and response.headers.get("ETag") == key[0]
             and not response.direct_passthrough
             and not response.is_streamed
+            and "Set-Cookie" not in response.headers
         ):
             body = response.get_data()
             if len(body) <= RESPONSE_MAX_BYTES:
                 headers = [(k, v) for k, v in response.headers.items() if k.lower() not in ("content-type", "content-length")]
                 with _GZIP_LOCK:
-                    _RESPONSES[key] = (body, headers, response.content_type or "text/html; charset=utf-8")
-                    while len(_RESPONSES) > RESPONSE_CACHE_SIZE:
-                        _RESPONSES.popitem(last=False)
+                    responses[key] = (body, headers, response.content_type or "text/html; charset=utf-8")
+                    while len(responses) > RESPONSE_CACHE_SIZE:
+                        responses.popitem(last=False)
         return response
 
     def _compress(response: Response) -> None:

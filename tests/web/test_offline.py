@@ -302,3 +302,34 @@ def test_the_serving_settings_are_documented_with_their_defaults(app: Flask) -> 
     for name in ("GZIP_MIN_SIZE", "GZIP_LEVEL", "OFFLINE_BUDGET_BYTES"):
         row = re.search(rf"^\| `{name}` \| ([^|]+) \|", doc, flags=re.M)
         assert row and row.group(1).strip() == str(app.config[name]), name
+
+
+def test_pages_that_depend_on_the_played_edition_are_cached_per_player(built: Path) -> None:
+    """The answer card puts the player's edition first: a page cached for one player must not be
+    served, or validated with a 304, to a player of another edition."""
+    from webapp.caching import VARY_COOKIES
+
+    client = create_app({"BUILD_DIR": built, "TESTING": True}).test_client()
+    url = "/search?q=" + "дальность чарджа"
+    plain = client.get(url)
+    client.set_cookie(VARY_COOKIES[0], "6")
+    sixth = client.get(url)
+    assert plain.status_code == sixth.status_code == 200
+    assert plain.headers["ETag"] != sixth.headers["ETag"]
+    assert "Cookie" in sixth.headers.get("Vary", "")
+    assert client.get(url, headers={"If-None-Match": plain.headers["ETag"]}).status_code == 200
+    assert client.get(url, headers={"If-None-Match": sixth.headers["ETag"]}).status_code == 304
+
+
+def test_each_app_has_its_own_response_cache(built: Path) -> None:
+    """Two apps in one process never share cached pages: a page depends on the app's settings too
+    (with BASE_URL a rule page's permalink is absolute)."""
+    nodes = json.loads((built / "nodes.json").read_text(encoding="utf-8"))
+    node_id = next(n["id"] for n in (nodes if isinstance(nodes, list) else nodes["nodes"]) if n["kind"] == "rule")
+    path = f"/rules/{node_id}"
+    relative = create_app({"BUILD_DIR": built, "TESTING": True}).test_client().get(path)
+    absolute = create_app({"BUILD_DIR": built, "TESTING": True, "BASE_URL": "https://rulekb.example"})
+    page = absolute.test_client().get(path)
+    assert relative.status_code == page.status_code == 200
+    assert f"https://rulekb.example{path}" not in relative.get_data(as_text=True)
+    assert f"https://rulekb.example{path}" in page.get_data(as_text=True)
