@@ -58,6 +58,11 @@ def load_concepts() -> list[ConceptEntry]:
         if isinstance(exc, TermbaseError):
             return []
         raise
+    return concept_entries(termbase)
+
+
+def concept_entries(termbase: Iterable[Any]) -> list[ConceptEntry]:
+    """A termbase's concepts as :class:`ConceptEntry` objects (the project's or a build's)."""
     entries = []
     for concept in termbase:
         phrases: list[tuple[str, str, str]] = [(concept.english, "english", "")]
@@ -196,8 +201,10 @@ class ConceptMatcher:
 
     MAX_WORDS = 7
 
-    def __init__(self, concepts: Sequence[ConceptEntry]) -> None:
+    def __init__(self, concepts: Sequence[ConceptEntry], editions: dict[str, str] | None = None) -> None:
         self.concepts = {c.id: c for c in concepts}
+        #: source id → edition, for a matcher over a build (its manifest); empty: the corpus manifest
+        self.editions: dict[str, str] = dict(editions or {})
         self._by_first: dict[str, list[_Phrase]] = {}
         self._slang: dict[str, set[str]] = {}
         self._slang_deletes: dict[str, set[str]] = {}

@@ -11,6 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from corpus.errors import QueryError
 from kb.analysis import lemma, tokens
@@ -19,6 +20,8 @@ from kb.analysis import lemma, tokens
 
 #: The search vocabulary (:data:`VOCABULARY_FILE`): synonym groups and player paraphrases.
 VOCABULARY_FILE = Path(__file__).parent / "data" / "synonyms.toml"
+#: The copy of it in a build, which the search of that build reads.
+VOCABULARY_JSON = "vocabulary.json"
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,15 @@ def load_vocabulary(path: Path | None = None) -> Vocabulary:
         return Vocabulary((), ())
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise QueryError(f"{path.name}: not a search vocabulary ({exc}).") from exc
+    return vocabulary_from_data(data, path.name)
+
+
+def vocabulary_from_data(data: dict[str, Any], name: str = VOCABULARY_FILE.name) -> Vocabulary:
+    """The vocabulary of parsed ``synonyms.toml`` data (the file's, or the copy a build keeps in
+    ``vocabulary.json``); a broken one is a :class:`QueryError` naming ``name``."""
+    try:
         groups = tuple(tuple(str(w) for w in g["words"]) for g in data.get("group", []))
         paraphrases = []
         for entry in data.get("paraphrase", []):
@@ -53,9 +65,20 @@ def load_vocabulary(path: Path | None = None) -> Vocabulary:
                 raise ValueError(f"a trigger of {entry['when']!r} has only question words")
             words = tuple(dict.fromkeys(t.text for w in entry.get("words", []) for t in tokens(str(w))))
             paraphrases.append(Paraphrase(triggers, entry.get("concept"), words))
-    except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as exc:
-        raise QueryError(f"{path.name}: not a search vocabulary ({exc}).") from exc
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise QueryError(f"{name}: not a search vocabulary ({exc}).") from exc
     return Vocabulary(groups, tuple(paraphrases))
+
+
+def stage_vocabulary(ctx: Any) -> None:
+    """Build stage: the search vocabulary as the build serves it (``vocabulary.json``), checked."""
+    from kb.build import dump_json
+
+    data: dict[str, Any] = {}
+    if VOCABULARY_FILE.is_file():
+        data = tomllib.loads(VOCABULARY_FILE.read_text(encoding="utf-8"))
+    vocabulary_from_data(data)
+    dump_json(ctx.out / VOCABULARY_JSON, data)
 
 
 #: English rule words → Russian lemmas the texts use (English questions reach Russian text).
@@ -324,10 +347,10 @@ RENDERING_WEIGHT = 0.5
 SLANG_WORD_WEIGHT = 0.5
 
 
-@lru_cache(maxsize=1)
-def _synonym_map() -> dict[str, tuple[str, ...]]:
+@lru_cache(maxsize=4)
+def _synonym_map(vocabulary: Vocabulary | None = None) -> dict[str, tuple[str, ...]]:
     result: dict[str, list[str]] = {}
-    for group in load_vocabulary().groups:
+    for group in (vocabulary or load_vocabulary()).groups:
         keys = [lemma(word) for word in group]
         for key in keys:
             result.setdefault(key, []).extend(k for k in keys if k != key)

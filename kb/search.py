@@ -34,7 +34,17 @@ from kb.analysis import lemma_key, tokens
 from kb.build import default_build_dir, require_build
 from kb.faq import citation_node_ids, load_built_faq
 from kb.index import NodeFeatures, open_whoosh, process_key, read_features
-from kb.query import NEAR_EDITIONS, ConceptMatcher, ParsedQuery, Speller, default_matcher, parse_query
+from kb.knowledge import open_knowledge_base
+from kb.query import (
+    NEAR_EDITIONS,
+    ConceptMatcher,
+    ParsedQuery,
+    Speller,
+    Vocabulary,
+    default_matcher,
+    load_vocabulary,
+    parse_query,
+)
 
 __all__ = [
     "RERANK_DEPTH",
@@ -157,7 +167,10 @@ class KnowledgeIndex:
         self.vocabulary: frozenset[str] = frozenset(data["vocabulary"])
         self.speller = Speller(data["surface"])
         self.variants: dict[str, list[str]] = data.get("variants", {})
-        self.matcher: ConceptMatcher = default_matcher()
+        # the concept matcher of the same build as the index (a build without termbase.json: the project's)
+        built = open_knowledge_base(self.build_dir)
+        self.matcher: ConceptMatcher = built.concept_matcher or default_matcher()
+        self.synonyms: Vocabulary = built.synonyms or load_vocabulary()
         self.by_source: dict[str, list[NodeFeatures]] = {}
         for features in self.features.values():
             self.by_source.setdefault(features.source_id, []).append(features)
@@ -223,6 +236,7 @@ class KnowledgeIndex:
             speller=self.speller,
             vocabulary=self.vocabulary,
             variants=self.variants,
+            synonyms=self.synonyms,
         )
 
 

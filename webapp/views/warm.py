@@ -1,8 +1,8 @@
 """Warm a worker's slow caches in the background, once per process and build, after forking.
 
 The first request a gunicorn worker serves starts a daemon thread that builds what the heavier
-pages need on first use — the termbase's occurrence index (KWIC, the inconsistency report, the
-exports), the term matcher of the rule pages, the concept lists, the worked examples — so a
+pages need on first use — the build's termbase (the draft checker's finder), its KWIC lines and
+inconsistency report, the term matcher of the rule pages, the concept lists, the worked examples — so a
 player's first visit to those pages does not pay for it. The search index itself is opened by
 ``kb.search`` on the first question, in the request thread.
 """
@@ -28,10 +28,7 @@ def warm(app: Flask, build: Any) -> None:
 
         with app.app_context(), app.test_request_context():
             term_context(build, "")
-        _ = build.concepts, build.concept_nodes, build.examples
-        from kb.terms import default_index, inconsistencies
-
-        inconsistencies(default_index())
+        _ = build.concepts, build.concept_nodes, build.examples, build.inconsistencies, build.concept_finder
     except Exception:  # a warm-up failure only means the first visit is slower
         app.logger.exception("warming the caches failed")
 
