@@ -446,10 +446,9 @@ def read_features(build_dir: Path) -> dict[str, Any]:
 
 
 def process_key(build_dir: Path) -> tuple[int, str, int]:
-    """A cache key for per-process objects over one build: pid, directory, manifest mtime."""
-    manifest = build_dir / "manifest.json"
-    try:
-        mtime = manifest.stat().st_mtime_ns
-    except OSError:
-        mtime = 0
-    return (os.getpid(), str(build_dir.resolve()), mtime)
+    """A cache key for per-process objects over one build: pid and the build's stamp
+    (:func:`kb.knowledge.build_stamp`: the resolved directory and its manifest's mtime)."""
+    from kb.knowledge import build_stamp  # kb.knowledge reads what this module's stage writes
+
+    directory, stamp = build_stamp(build_dir)
+    return (os.getpid(), str(directory), stamp)
