@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from corpus.errors import IndexMissingError, QueryError, RulebaseError
 from corpus.models import NodeKind, RuleNode
@@ -35,6 +35,10 @@ from kb.query_concepts import ConceptMatcher, concept_entries
 from kb.query_vocabulary import VOCABULARY_JSON, Vocabulary, vocabulary_from_data
 from kb.terms_model import Termbase
 from kb.terms_report import ConceptFinder
+
+if TYPE_CHECKING:
+    from kb.faq import FaqEntry
+    from kb.graph import KnowledgeGraph
 
 __all__ = [
     "KnowledgeBase",
@@ -195,12 +199,24 @@ class KnowledgeBase:
         """The :class:`kb.graph.KnowledgeGraph` of this build, or None when it has no graph.json."""
         if not (self.path / "graph.json").is_file():
             return None
-        from kb.graph import load_graph
-
         try:
-            return load_graph(self.path)
+            return self.knowledge_graph()
         except RulebaseError:
             return None
+
+    def knowledge_graph(self) -> KnowledgeGraph:
+        """The graph of this build; IndexMissingError with the fix when it has none."""
+        # kb.graph is imported on first use: opening a build for its nodes does not load networkx
+        from kb.graph import load_graph
+
+        return load_graph(self.path)
+
+    @cached_property
+    def faq(self) -> tuple[FaqEntry, ...]:
+        """The FAQ as this build checked it (``faq.json``; empty for a build made before the FAQ stage)."""
+        from kb.faq import load_built_faq
+
+        return tuple(load_built_faq(self.path))
 
     def _neighbours(self, node: RuleNode) -> dict[str, Any]:
         if self.graph is None:

@@ -32,7 +32,7 @@ from whoosh.scoring import BM25F, bm25
 from corpus.errors import QueryError
 from kb.analysis import lemma_key, tokens
 from kb.build import default_build_dir, require_build
-from kb.faq import citation_node_ids, load_built_faq
+from kb.faq import citation_node_ids
 from kb.index import NodeFeatures, open_whoosh, process_key, read_features
 from kb.knowledge import open_knowledge_base
 from kb.query import (
@@ -186,7 +186,7 @@ class KnowledgeIndex:
             for concept in set(f.concepts) | set(f.defines):
                 self.concept_counts[concept] = self.concept_counts.get(concept, 0) + 1
         #: The build's checked FAQ and, per entry, the indexed leaves its citations overlap.
-        self.faq = tuple(load_built_faq(self.build_dir))
+        self.faq = built.faq
         self.faq_leaves: dict[str, list[str]] = {entry.id: self._cited_leaves(entry.citations) for entry in self.faq}
 
     def _cited_leaves(self, citations: Sequence[Any]) -> list[str]:
