@@ -9,8 +9,7 @@ the graph's) keys on the same stamp. Artefacts written by later build stages (``
 ``graph.json``, ``examples.json``, ``concepts.json``, ``termbase.json``, ``kwic.json``, the
 exports) are read when present; an older build without them still opens.
 
-Breadcrumbs, previous/next in reading order and the tree are computed here, once per build.
-Nothing here writes to the build directory.
+Breadcrumbs, previous/next and the tree are computed here, once per build; nothing is written.
 """
 
 from __future__ import annotations
@@ -205,8 +204,7 @@ class KnowledgeBase:
             return None
 
     def knowledge_graph(self) -> KnowledgeGraph:
-        """The graph of this build; IndexMissingError with the fix when it has none."""
-        # kb.graph is imported on first use: opening a build for its nodes does not load networkx
+        """The graph of this build; IndexMissingError with the fix when it has none (imported on use)."""
         from kb.graph import load_graph
 
         return load_graph(self.path)

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from corpus.errors import TermbaseError
 from corpus.morph import is_known
 from kb.analysis import Term, fold, tokens
 from kb.query_vocabulary import LIGHT_WORDS
+from kb.terms_model import default_termbase
 
 # --- concepts ---------------------------------------------------------------------------------
 
@@ -35,29 +37,12 @@ class ConceptEntry:
 
 
 def load_concepts() -> list[ConceptEntry]:
-    """The termbase as :class:`ConceptEntry` objects; empty when there is no termbase yet."""
+    """The project termbase as :class:`ConceptEntry` objects; empty when it cannot be loaded (a
+    broken termbase must not take search down with it; ``rulekb build`` reports it)."""
     try:
-        import importlib
-
-        loader: Any = None
-        for module in ("kb.terms", "kb.terms_model"):
-            try:
-                loader = getattr(importlib.import_module(module), "default_termbase", None)
-            except ImportError:
-                continue
-            if loader is not None:
-                break
-        if loader is None:
-            return []
-        termbase: Iterable[Any] = loader()
-    except ImportError:
+        termbase = default_termbase()
+    except TermbaseError:
         return []
-    except Exception as exc:  # a broken termbase must not take search down with it
-        from corpus.errors import TermbaseError
-
-        if isinstance(exc, TermbaseError):
-            return []
-        raise
     return concept_entries(termbase)
 
 
