@@ -33,6 +33,7 @@ import networkx as nx
 
 from corpus.errors import IndexMissingError, QueryError
 from corpus.models import EDITIONS
+from kb.knowledge import build_stamp
 
 if TYPE_CHECKING:
     pass
@@ -318,7 +319,6 @@ def load_graph(build_dir: Path | None = None) -> KnowledgeGraph:
     """The graph of the last good build (read once per build: re-read when the build's stamp,
     :func:`kb.knowledge.build_stamp`, changes)."""
     from kb.build import require_build
-    from kb.knowledge import build_stamp
 
     directory, stamp = build_stamp(require_build(build_dir))
     path = directory / "graph.json"

@@ -34,6 +34,7 @@ from corpus.errors import IndexMissingError
 from corpus.models import HEADING_KINDS, NON_RULE_KINDS, RuleNode
 from kb.analysis import fold, tokens
 from kb.faq import entry_node_ids, load_built_faq
+from kb.knowledge import build_stamp
 from kb.query import ConceptMatcher, default_matcher, reading_links
 
 if TYPE_CHECKING:
@@ -448,7 +449,5 @@ def read_features(build_dir: Path) -> dict[str, Any]:
 def process_key(build_dir: Path) -> tuple[int, str, int]:
     """A cache key for per-process objects over one build: pid and the build's stamp
     (:func:`kb.knowledge.build_stamp`: the resolved directory and its manifest's mtime)."""
-    from kb.knowledge import build_stamp  # kb.knowledge reads what this module's stage writes
-
     directory, stamp = build_stamp(build_dir)
     return (os.getpid(), str(directory), stamp)
