@@ -130,6 +130,8 @@ STAGES: list[tuple[str, Stage]] = [
     ("examples", _stage_examples),
     ("faq", _optional_stage("kb.faq", "stage_faq")),
     ("terms", _optional_stage("kb.graph_build", "stage_terms")),
+    ("termbase", _optional_stage("kb.knowledge_terms", "stage_termbase")),
+    ("vocabulary", _optional_stage("kb.query_vocabulary", "stage_vocabulary")),
     ("graph", _optional_stage("kb.graph_build", "stage_graph")),
     ("index", _optional_stage("kb.index", "stage_index")),
     ("sentences", _optional_stage("kb.sentences", "stage_sentences")),

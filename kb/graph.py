@@ -33,6 +33,7 @@ import networkx as nx
 
 from corpus.errors import IndexMissingError, QueryError
 from corpus.models import EDITIONS
+from kb.knowledge import build_stamp
 
 if TYPE_CHECKING:
     pass
@@ -315,13 +316,14 @@ _CACHE: dict[Path, tuple[int, KnowledgeGraph]] = {}
 
 
 def load_graph(build_dir: Path | None = None) -> KnowledgeGraph:
-    """The graph of the last good build (read once, re-read when the file changes)."""
+    """The graph of the last good build (read once per build: re-read when the build's stamp,
+    :func:`kb.knowledge.build_stamp`, changes)."""
     from kb.build import require_build
 
-    path = (require_build(build_dir) / "graph.json").resolve()
+    directory, stamp = build_stamp(require_build(build_dir))
+    path = directory / "graph.json"
     if not path.is_file():
         raise IndexMissingError(f"No graph at {str(path)!r}: run `rulekb build` (it writes graph.json).")
-    stamp = path.stat().st_mtime_ns
     cached = _CACHE.get(path)
     if cached is not None and cached[0] == stamp:
         return cached[1]

@@ -34,6 +34,7 @@ from corpus.errors import IndexMissingError
 from corpus.models import HEADING_KINDS, NON_RULE_KINDS, RuleNode
 from kb.analysis import fold, tokens
 from kb.faq import entry_node_ids, load_built_faq
+from kb.knowledge import build_stamp
 from kb.query import ConceptMatcher, default_matcher, reading_links
 
 if TYPE_CHECKING:
@@ -446,10 +447,7 @@ def read_features(build_dir: Path) -> dict[str, Any]:
 
 
 def process_key(build_dir: Path) -> tuple[int, str, int]:
-    """A cache key for per-process objects over one build: pid, directory, manifest mtime."""
-    manifest = build_dir / "manifest.json"
-    try:
-        mtime = manifest.stat().st_mtime_ns
-    except OSError:
-        mtime = 0
-    return (os.getpid(), str(build_dir.resolve()), mtime)
+    """A cache key for per-process objects over one build: pid and the build's stamp
+    (:func:`kb.knowledge.build_stamp`: the resolved directory and its manifest's mtime)."""
+    directory, stamp = build_stamp(build_dir)
+    return (os.getpid(), str(directory), stamp)

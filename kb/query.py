@@ -307,7 +307,8 @@ def _add_renderings(
     renderings = [(text, source) for text, origin, source in concept.phrases if origin == "rendering"]
     wanted = set(editions)
     if wanted:
-        named = [(text, source) for text, source in renderings if find_source(source).edition in wanted]
+        edition_of = matcher.editions.get
+        named = [(text, source) for text, source in renderings if (edition_of(source) or find_source(source).edition) in wanted]
         renderings = named or renderings
     for text, _ in renderings:
         for term in tokens(text):
@@ -323,12 +324,14 @@ def parse_query(
     speller: Speller | None = None,
     vocabulary: frozenset[str] | set[str] | None = None,
     variants: dict[str, list[str]] | None = None,
+    synonyms: Vocabulary | None = None,
 ) -> ParsedQuery:
     """Understand ``question``: terms with weights, concepts, editions, corrections.
 
     ``vocabulary`` is the set of lemmas the index knows (words outside it may be corrected);
     ``speller`` corrects them; ``variants`` maps a lemma to the lemmas the texts gave the same
-    word forms (see :func:`reading_links`). Raises :class:`QueryError` for an unknown ``edition`` or a
+    word forms (see :func:`reading_links`); ``synonyms`` is the search vocabulary (the build's;
+    default: ``kb/data/synonyms.toml``). Raises :class:`QueryError` for an unknown ``edition`` or a
     question longer than :data:`MAX_QUERY_CHARS`.
     """
     if edition is not None and edition not in EDITION_CODES:
@@ -381,8 +384,8 @@ def parse_query(
                 slang.add(position)
         if match.origin != "rendering":
             _add_renderings(weighted, matcher, match.concept, parsed.editions)
-    synonyms = _synonym_map()
-    english = _english_map()
+    synonym_map = _synonym_map(synonyms)
+    english = _english_map(synonyms)
     for position, term in enumerate(terms):
         text = term.text
         concept = covered.get(position)
@@ -415,7 +418,7 @@ def parse_query(
                     _add(weighted, reading, VARIANT_WEIGHT * own, "variant")
                     alternatives.append(reading)
             for reading in readings:
-                for other in synonyms.get(reading, ()):
+                for other in synonym_map.get(reading, ()):
                     _add(weighted, other, EXPANSION_WEIGHT, "synonym")
                     alternatives.append(other)
             if vocabulary is not None:
@@ -432,7 +435,7 @@ def parse_query(
             continue
         # a player's word with synonyms may still be a concept's slang inflected («морталок» ←
         # «мортал»), but is not a typo of one
-        with_synonyms = text in synonyms
+        with_synonyms = text in synonym_map
         # one edit away is a typo of slang only when the word itself is no dictionary word
         # («роутер» is a word, not a misspelt «ростер»)
         edits = not with_synonyms and (latin or not is_known(term.original))
@@ -454,7 +457,7 @@ def parse_query(
                 for other in fixed_terms:
                     _add(weighted, other, CORRECTION_WEIGHT, "correction")
                 word.alternatives = (*word.alternatives, *fixed_terms)
-    _apply_paraphrases(parsed, weighted, matcher)
+    _apply_paraphrases(parsed, weighted, matcher, synonyms)
     parsed.terms = list(weighted.values())
     return parsed
 
@@ -463,12 +466,14 @@ def parse_query(
 PARAPHRASE_WEIGHT = 0.6
 
 
-def _apply_paraphrases(parsed: ParsedQuery, weighted: dict[str, QueryTerm], matcher: ConceptMatcher) -> None:
+def _apply_paraphrases(
+    parsed: ParsedQuery, weighted: dict[str, QueryTerm], matcher: ConceptMatcher, synonyms: Vocabulary | None = None
+) -> None:
     """Name the concepts and add the words of every paraphrase whose trigger is in the question."""
     present: set[str] = set()
     for word in parsed.words:
         present.update(word.alternatives)
-    for paraphrase in load_vocabulary().paraphrases:
+    for paraphrase in (synonyms or load_vocabulary()).paraphrases:
         trigger = next((t for t in paraphrase.triggers if t <= present), None)
         if trigger is None:
             continue

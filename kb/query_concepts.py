@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from corpus.errors import TermbaseError
 from corpus.morph import is_known
 from kb.analysis import Term, fold, tokens
 from kb.query_vocabulary import LIGHT_WORDS
+from kb.terms_model import default_termbase
 
 # --- concepts ---------------------------------------------------------------------------------
 
@@ -35,29 +37,17 @@ class ConceptEntry:
 
 
 def load_concepts() -> list[ConceptEntry]:
-    """The termbase as :class:`ConceptEntry` objects; empty when there is no termbase yet."""
+    """The project termbase as :class:`ConceptEntry` objects; empty when it cannot be loaded (a
+    broken termbase must not take search down with it; ``rulekb build`` reports it)."""
     try:
-        import importlib
-
-        loader: Any = None
-        for module in ("kb.terms", "kb.terms_model"):
-            try:
-                loader = getattr(importlib.import_module(module), "default_termbase", None)
-            except ImportError:
-                continue
-            if loader is not None:
-                break
-        if loader is None:
-            return []
-        termbase: Iterable[Any] = loader()
-    except ImportError:
+        termbase = default_termbase()
+    except TermbaseError:
         return []
-    except Exception as exc:  # a broken termbase must not take search down with it
-        from corpus.errors import TermbaseError
+    return concept_entries(termbase)
 
-        if isinstance(exc, TermbaseError):
-            return []
-        raise
+
+def concept_entries(termbase: Iterable[Any]) -> list[ConceptEntry]:
+    """A termbase's concepts as :class:`ConceptEntry` objects (the project's or a build's)."""
     entries = []
     for concept in termbase:
         phrases: list[tuple[str, str, str]] = [(concept.english, "english", "")]
@@ -196,8 +186,10 @@ class ConceptMatcher:
 
     MAX_WORDS = 7
 
-    def __init__(self, concepts: Sequence[ConceptEntry]) -> None:
+    def __init__(self, concepts: Sequence[ConceptEntry], editions: dict[str, str] | None = None) -> None:
         self.concepts = {c.id: c for c in concepts}
+        #: source id → edition, for a matcher over a build (its manifest); empty: the corpus manifest
+        self.editions: dict[str, str] = dict(editions or {})
         self._by_first: dict[str, list[_Phrase]] = {}
         self._slang: dict[str, set[str]] = {}
         self._slang_deletes: dict[str, set[str]] = {}

@@ -12,6 +12,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -22,6 +23,8 @@ from kb.analysis import lemma, tokens
 
 #: The search vocabulary (:data:`VOCABULARY_FILE`): synonym groups and player paraphrases.
 VOCABULARY_FILE = Path(__file__).parent / "data" / "synonyms.toml"
+#: The copy of it in a build, which the search of that build reads.
+VOCABULARY_JSON = "vocabulary.json"
 
 
 @dataclass(frozen=True)
@@ -38,16 +41,28 @@ class Paraphrase:
 class Vocabulary:
     groups: tuple[tuple[str, ...], ...]
     paraphrases: tuple[Paraphrase, ...]
+    english: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """English word → the Russian words of the texts (``kb/data/english.toml``)."""
 
 
 @lru_cache(maxsize=1)
 def load_vocabulary(path: Path | None = None) -> Vocabulary:
     """Synonym groups and paraphrases; a missing file gives none, a broken one a :class:`QueryError`."""
     path = path or VOCABULARY_FILE
+    english = {"english": load_english()}
     if not path.is_file():
-        return Vocabulary((), ())
+        return vocabulary_from_data(english)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise QueryError(f"{path.name}: not a search vocabulary ({exc}).") from exc
+    return vocabulary_from_data({**data, **english}, path.name)
+
+
+def vocabulary_from_data(data: dict[str, Any], name: str = VOCABULARY_FILE.name) -> Vocabulary:
+    """The vocabulary of parsed ``synonyms.toml`` data (the file's, or the copy a build keeps in
+    ``vocabulary.json``); a broken one is a :class:`QueryError` naming ``name``."""
+    try:
         groups = tuple(tuple(str(w) for w in g["words"]) for g in data.get("group", []))
         paraphrases = []
         for entry in data.get("paraphrase", []):
@@ -56,9 +71,24 @@ def load_vocabulary(path: Path | None = None) -> Vocabulary:
                 raise ValueError(f"a trigger of {entry['when']!r} has only question words")
             words = tuple(dict.fromkeys(t.text for w in entry.get("words", []) for t in tokens(str(w))))
             paraphrases.append(Paraphrase(triggers, entry.get("concept"), words))
-    except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as exc:
-        raise QueryError(f"{path.name}: not a search vocabulary ({exc}).") from exc
-    return Vocabulary(groups, tuple(paraphrases))
+        english = tuple((str(word), tuple(str(r) for r in russian)) for word, russian in data.get("english", {}).items())
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise QueryError(f"{name}: not a search vocabulary ({exc}).") from exc
+    return Vocabulary(groups, tuple(paraphrases), english)
+
+
+def stage_vocabulary(ctx: Any) -> None:
+    """Build stage: the search vocabulary as the build serves it (``vocabulary.json``: the synonyms
+    and paraphrases of ``synonyms.toml`` and the English words of ``english.toml``), checked."""
+    from kb.build import dump_json
+
+    data: dict[str, Any] = {}
+    if VOCABULARY_FILE.is_file():
+        data = tomllib.loads(VOCABULARY_FILE.read_text(encoding="utf-8"))
+    data["english"] = {word: list(russian) for word, russian in load_english().items()}
+    vocabulary_from_data(data)
+    dump_json(ctx.out / VOCABULARY_JSON, data)
+
 
 
 #: English rule words → Russian lemmas the texts use (``kb/data/english.toml``).
@@ -133,20 +163,20 @@ RENDERING_WEIGHT = 0.5
 SLANG_WORD_WEIGHT = 0.5
 
 
-@lru_cache(maxsize=1)
-def _synonym_map() -> dict[str, tuple[str, ...]]:
+@lru_cache(maxsize=4)
+def _synonym_map(vocabulary: Vocabulary | None = None) -> dict[str, tuple[str, ...]]:
     result: dict[str, list[str]] = {}
-    for group in load_vocabulary().groups:
+    for group in (vocabulary or load_vocabulary()).groups:
         keys = [lemma(word) for word in group]
         for key in keys:
             result.setdefault(key, []).extend(k for k in keys if k != key)
     return {key: tuple(dict.fromkeys(values)) for key, values in result.items()}
 
 
-@lru_cache(maxsize=1)
-def _english_map() -> dict[str, tuple[str, ...]]:
+@lru_cache(maxsize=4)
+def _english_map(vocabulary: Vocabulary | None = None) -> dict[str, tuple[str, ...]]:
     result: dict[str, tuple[str, ...]] = {}
-    for word, russian in load_english().items():
+    for word, russian in (vocabulary or load_vocabulary()).english:
         keys = [t.text for t in tokens(word)]
         if len(keys) == 1:
             result[keys[0]] = tuple(lemma(r) if not r.isdigit() else r for r in russian)

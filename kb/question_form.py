@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from corpus.reader import load_manifest
+from kb.build import read_manifest
 
 __all__ = [
     "FORMS",
@@ -114,7 +114,8 @@ def question_form(question: str, compare: bool = False, editions: int = 0) -> st
 @lru_cache(maxsize=4)
 def _concept_sources(path: str, stamp: float) -> dict[str, frozenset[str]]:
     data = json.loads(Path(path).read_text(encoding="utf-8"))
-    editions = {source.id: source.edition for source in load_manifest()}
+    # the books of the same build (its manifest), never the source tree's list
+    editions = {str(s["id"]): str(s["edition"]) for s in read_manifest(Path(path).parent).get("sources", [])}
     result: dict[str, frozenset[str]] = {}
     for record in data:
         found = {editions[r["source_id"]] for r in record.get("renderings", []) if r.get("count") and r["source_id"] in editions}

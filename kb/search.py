@@ -32,9 +32,19 @@ from whoosh.scoring import BM25F, bm25
 from corpus.errors import QueryError
 from kb.analysis import lemma_key, tokens
 from kb.build import default_build_dir, require_build
-from kb.faq import citation_node_ids, load_built_faq
+from kb.faq import citation_node_ids
 from kb.index import NodeFeatures, open_whoosh, process_key, read_features
-from kb.query import NEAR_EDITIONS, ConceptMatcher, ParsedQuery, Speller, default_matcher, parse_query
+from kb.knowledge import open_knowledge_base
+from kb.query import (
+    NEAR_EDITIONS,
+    ConceptMatcher,
+    ParsedQuery,
+    Speller,
+    Vocabulary,
+    default_matcher,
+    load_vocabulary,
+    parse_query,
+)
 
 __all__ = [
     "RERANK_DEPTH",
@@ -157,7 +167,10 @@ class KnowledgeIndex:
         self.vocabulary: frozenset[str] = frozenset(data["vocabulary"])
         self.speller = Speller(data["surface"])
         self.variants: dict[str, list[str]] = data.get("variants", {})
-        self.matcher: ConceptMatcher = default_matcher()
+        # the concept matcher of the same build as the index (a build without termbase.json: the project's)
+        built = open_knowledge_base(self.build_dir)
+        self.matcher: ConceptMatcher = built.concept_matcher or default_matcher()
+        self.synonyms: Vocabulary = built.synonyms or load_vocabulary()
         self.by_source: dict[str, list[NodeFeatures]] = {}
         for features in self.features.values():
             self.by_source.setdefault(features.source_id, []).append(features)
@@ -173,7 +186,7 @@ class KnowledgeIndex:
             for concept in set(f.concepts) | set(f.defines):
                 self.concept_counts[concept] = self.concept_counts.get(concept, 0) + 1
         #: The build's checked FAQ and, per entry, the indexed leaves its citations overlap.
-        self.faq = tuple(load_built_faq(self.build_dir))
+        self.faq = built.faq
         self.faq_leaves: dict[str, list[str]] = {entry.id: self._cited_leaves(entry.citations) for entry in self.faq}
 
     def _cited_leaves(self, citations: Sequence[Any]) -> list[str]:
@@ -223,6 +236,7 @@ class KnowledgeIndex:
             speller=self.speller,
             vocabulary=self.vocabulary,
             variants=self.variants,
+            synonyms=self.synonyms,
         )
 
 

@@ -303,6 +303,7 @@ def check_draft(
     *,
     source: str | None = None,
     edition: str | None = None,
+    books: list[str] | None = None,
 ) -> list[DraftFlag]:
     """Flag every deprecated or mistranslated rendering in a draft, by lemma, with its line and
     column (1-based), the concept and the rendering to use in the draft's word form.
@@ -310,10 +311,11 @@ def check_draft(
     With ``source`` (or ``edition``) the draft is read against that book's renderings (or that
     edition's books): the fix is that book's preferred rendering. A string that renders several
     concepts is flagged once, for the concept its context gives; a string that is also an
-    accepted rendering (in the books checked against) is not flagged."""
+    accepted rendering (in the books checked against) is not flagged. ``books`` gives those books
+    already resolved (a built knowledge base knows its editions' books without the manifest)."""
     if termbase is None:
         termbase = finder.termbase if finder is not None else default_termbase()
-    sources = _scope(source, edition)
+    sources = books if books is not None else _scope(source, edition)
     resolver = SenseResolver(termbase, sources)
     found = resolver.passage_matcher.find(text)
     by_span: dict[tuple[int, int], list[Match]] = defaultdict(list)

@@ -67,7 +67,6 @@ def test_a_rebuild_is_picked_up_and_the_build_is_never_written(built: Path, tmp_
 def test_the_first_request_warms_the_slow_caches_in_the_background(built: Path, tmp_path: Path) -> None:
     import threading
 
-    from kb.terms import default_index
     from webapp import create_app
 
     copy = tmp_path / "build"
@@ -79,10 +78,31 @@ def test_the_first_request_warms_the_slow_caches_in_the_background(built: Path, 
             thread.join(timeout=120)
     build = get_build(copy)
     assert "_term_parts" in build.__dict__ and "examples" in build.__dict__
-    assert "_occurrences" in default_index().__dict__
+    # the termbase pages' data comes from the build: its report and the draft checker's finder
+    assert "inconsistencies" in build.__dict__ and "concept_finder" in build.__dict__
     other = tmp_path / "other"
     shutil.copytree(built, other)
     cold = create_app({"TESTING": True, "BUILD_DIR": other, "WARM_UP": False})
     assert cold.test_client().get("/about").status_code == 200
     assert not any(t.name == "rulekb-warm" and t.is_alive() for t in threading.enumerate())
     assert "_term_parts" not in get_build(other).__dict__
+
+
+def test_one_build_stamp_for_the_knowledge_base_the_graph_and_the_search_index(built: Path, tmp_path: Path) -> None:
+    from kb.graph import load_graph
+    from kb.index import process_key
+    from kb.knowledge import build_stamp, open_knowledge_base
+    from kb.search import get_index
+
+    copy = tmp_path / "build"
+    shutil.copytree(built, copy)
+    base, index, graph = open_knowledge_base(copy), get_index(copy), load_graph(copy)
+    assert process_key(copy)[1:] == (str(build_stamp(copy)[0]), build_stamp(copy)[1])
+    assert index.matcher is base.concept_matcher and index.faq is base.faq  # the same build's termbase and FAQ
+    assert base.knowledge_graph() is graph
+    manifest = copy / "manifest.json"
+    stamp = manifest.stat().st_mtime_ns + 1_000_000_000
+    os.utime(manifest, ns=(stamp, stamp))
+    assert open_knowledge_base(copy) is not base
+    assert get_index(copy) is not index
+    assert load_graph(copy) is not graph

@@ -92,3 +92,34 @@ def test_draft_check_form_is_a_post_without_inline_code(client: FlaskClient) -> 
     html = client.get("/terms/check").get_data(as_text=True)
     assert re.search(r'<form action="/terms/check" method="post">', html)
     assert '<textarea id="draft" name="draft"' in html
+
+
+def test_draft_check_reads_against_a_chosen_book_or_edition_like_the_cli(client: FlaskClient, built: Path) -> None:
+    from kb.terms import check_draft
+
+    draft = "Модели в зоне досягаемости врага. Сначала сделайте ударную калитку."
+    manifest = json.loads((built / "manifest.json").read_text(encoding="utf-8"))
+    choices: list[dict[str, str]] = [{}]
+    choices += [{"source": s["id"]} for s in manifest["sources"]]
+    choices += [{"edition": e} for e in sorted({s["edition"] for s in manifest["sources"]})]
+    seen: set[tuple[tuple[str, str, str], ...]] = set()
+    for choice in choices:
+        expected = check_draft(draft, **choice)  # type: ignore[arg-type]
+        html = client.post("/terms/check", data={"draft": draft, **choice}).get_data(as_text=True)
+        flags = html.count('<div class="flag">')
+        assert flags == len(expected), choice
+        for flag in expected:
+            assert f"«{flag.text}»</strong> — строка {flag.line}, позиция {flag.column}" in html
+            assert f"Лучше: «{flag.preferred}»" in html
+            if flag.source_id:
+                assert f"(как в {flag.source_id})" in html
+        for name, value in choice.items():
+            assert re.search(rf'<select id="check-{name}" name="{name}">.*?<option value="{value}" selected>', html, re.S)
+        seen.add(tuple((f.text, f.preferred, f.source_id) for f in expected))
+    assert len(seen) > 1, "the choice of book must change what is flagged"
+
+
+def test_draft_check_refuses_an_unknown_book_or_both_choices(client: FlaskClient) -> None:
+    for data in ({"source": "no-such-book"}, {"edition": "99"}, {"source": "kt", "edition": "6"}):
+        response = client.post("/terms/check", data={"draft": "текст", **data})
+        assert response.status_code == 400, data

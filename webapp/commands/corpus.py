@@ -14,7 +14,8 @@ from corpus.outline import format_outline
 from corpus.parser import parse_corpus
 from corpus.reader import find_source
 from kb.build import build as run_build
-from kb.build import default_build_dir, load_nodes
+from kb.build import default_build_dir
+from kb.knowledge import open_knowledge_base
 
 BUILD_DIR = click.option(
     "--build-dir",
@@ -73,8 +74,9 @@ def outline(source_id: str) -> None:
 
 
 def _nodes(build_dir: Path | None) -> list[RuleNode]:
-    if (build_dir or default_build_dir()).joinpath("nodes.json").is_file():
-        return load_nodes(build_dir)
+    where = build_dir or default_build_dir()
+    if where.joinpath("nodes.json").is_file():
+        return list(open_knowledge_base(where).nodes.values())
     return parse_corpus().nodes
 
 

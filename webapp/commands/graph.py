@@ -10,7 +10,9 @@ from typing import Any
 
 import click
 
-from kb.graph import KnowledgeGraph, load_graph
+from kb.build import default_build_dir
+from kb.graph import KnowledgeGraph
+from kb.knowledge import open_knowledge_base
 
 BUILD_DIR = click.option(
     "--build-dir",
@@ -96,7 +98,7 @@ def compare(concept: tuple[str, ...], as_json: bool, width: int | None, build_di
 
     CONCEPT may be an id (overwatch), an English term (Fall Back), Russian in any inflection
     («дозорной стрельбы») or an alias («овервотч»)."""
-    kg = load_graph(build_dir)
+    kg = open_knowledge_base(build_dir or default_build_dir()).knowledge_graph()
     concept_id = kg.resolve_concept(" ".join(concept))
     comparison = kg.compare(concept_id)
     if as_json:
@@ -111,7 +113,7 @@ def compare(concept: tuple[str, ...], as_json: bool, width: int | None, build_di
 @BUILD_DIR
 def concepts(as_json: bool, build_dir: Path | None) -> None:
     """List the concepts with the rules that define or mention them, per edition."""
-    kg = load_graph(build_dir)
+    kg = open_knowledge_base(build_dir or default_build_dir()).knowledge_graph()
     rows = kg.concepts_contract()
     if as_json:
         _dump(rows)
@@ -141,7 +143,7 @@ def _label(kg: KnowledgeGraph, node_id: str | None) -> str:
 @BUILD_DIR
 def related(node_id: str, as_json: bool, build_dir: Path | None) -> None:
     """Show a rule's neighbours: parent, previous/next, references, same concept elsewhere."""
-    kg = load_graph(build_dir)
+    kg = open_knowledge_base(build_dir or default_build_dir()).knowledge_graph()
     found = kg.neighbours(node_id)
     if as_json:
         _dump(found)

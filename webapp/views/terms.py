@@ -1,19 +1,21 @@
 """The termbase page: concepts with their renderings per book, statuses and counts; KWIC lines
 linked to their rules; the inconsistency report; TBX/TSV/CSV downloads; the draft checker.
 
-The data is the build's ``terms.json`` (the ``rulekb terms --json`` contract); KWIC lines, the
-report, the exports and the draft check are ``kb.terms`` functions.
+Everything comes from the build (:mod:`kb.knowledge_terms`): ``terms.json`` (the ``rulekb terms
+--json`` contract), ``kwic.json``, ``inconsistencies.json``, the exports and ``termbase.json``,
+which the draft check (``kb.terms.check_draft``) reads against — no request opens the source tree.
 """
 
 from __future__ import annotations
 
-import importlib
+import dataclasses
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
 from corpus.errors import QueryError
 from kb.analysis import fold
+from kb.terms_report import check_draft as lint_draft
 from webapp.data import Build
 from webapp.render import STATUS_LABELS
 from webapp.views.common import current_build
@@ -21,14 +23,6 @@ from webapp.views.common import current_build
 __all__ = ["bp", "terms_json"]
 
 bp = Blueprint("terms", __name__)
-
-
-
-def _kb_terms() -> Any | None:
-    try:
-        return importlib.import_module("kb.terms")
-    except ImportError:
-        return None
 
 
 def terms_json(build: Build) -> list[dict[str, Any]]:
@@ -51,32 +45,6 @@ def _filter(build: Build, query: str) -> list[Any]:
     return out
 
 
-def _as_dict(item: Any) -> dict[str, Any]:
-    if isinstance(item, dict):
-        return item
-    for name in ("to_json", "model_dump"):
-        method = getattr(item, name, None)
-        if callable(method):
-            value = method()
-            if isinstance(value, dict):
-                return value
-    import dataclasses
-
-    if dataclasses.is_dataclass(item) and not isinstance(item, type):
-        return dataclasses.asdict(item)
-    return {"text": str(item)}
-
-
-def inconsistencies() -> dict[str, list[dict[str, Any]]]:
-    """The inconsistency report of ``kb.terms``: concepts one book renders several ways, and Russian
-    strings used for different concepts within a book and across books."""
-    module = _kb_terms()
-    if module is None:
-        return {"variants": [], "within_source": [], "across_sources": []}
-    report: dict[str, list[dict[str, Any]]] = module.inconsistencies(module.default_index()).to_json()
-    return report
-
-
 @bp.route("/terms")
 def terms() -> str:
     build = current_build()
@@ -86,8 +54,9 @@ def terms() -> str:
         q=query,
         concepts=_filter(build, query),
         total=len(build.concepts),
-        report=inconsistencies(),
+        report=build.inconsistencies,
         sources=build.sources,
+        editions=build.editions,
         status_labels=STATUS_LABELS,
         draft=None,
         flags=None,
@@ -103,30 +72,26 @@ def term(concept_id: str) -> str:
     return render_template(
         "term.html",
         concept=concept,
-        kwic=_kwic(concept_id),
+        kwic=build.kwic(concept_id),
         sources=build.sources,
         status_labels=STATUS_LABELS,
     )
 
 
-def _kwic(concept_id: str) -> list[dict[str, Any]]:
-    """Every occurrence of the concept's renderings in context (``kb.terms.kwic``)."""
-    module = _kb_terms()
-    if module is None:
-        return []
-    return [_as_dict(row) for row in module.kwic(concept_id, width=50)]
-
-
 @bp.route("/terms/check", methods=["GET", "POST"])
 def check() -> str | tuple[str, int]:
-    """Paste a draft translation; get the terms it uses that the termbase flags."""
+    """Paste a draft translation; get the terms it uses that the termbase flags, optionally read
+    against one book's or one edition's renderings (``rulekb terms check --source/--edition``)."""
     build = current_build()
-    draft = request.form.get("draft", "") if request.method == "POST" else ""
+    form = request.form if request.method == "POST" else request.args
+    draft = form.get("draft", "") if request.method == "POST" else ""
+    source = form.get("source", "").strip() or None
+    edition = form.get("edition", "").strip() or None
     flags: list[dict[str, Any]] | None = None
     if request.method == "POST":
         if len(draft) > current_app.config["MAX_CONTENT_LENGTH"]:
             raise QueryError("Текст слишком длинный для проверки.")
-        flags = check_draft(draft)
+        flags = check_draft(build, draft, source=source, edition=edition)
     return render_template(
         "terms.html",
         q="",
@@ -134,44 +99,62 @@ def check() -> str | tuple[str, int]:
         total=len(build.concepts),
         report=None,
         sources=build.sources,
+        editions=build.editions,
         status_labels=STATUS_LABELS,
         draft=draft,
         flags=flags,
+        check_source=source or "",
+        check_edition=edition or "",
     )
 
 
-def check_draft(draft: str) -> list[dict[str, Any]]:
-    """The deprecated and mistranslated renderings in a draft (``kb.terms.check_draft``)."""
-    module = _kb_terms()
-    if module is None:
-        raise QueryError("Проверка черновика недоступна: в этой установке нет словаря терминов (kb.terms).")
-    flags = module.check_draft(draft, module.default_termbase(), module.default_finder())
-    return [_as_dict(flag) for flag in flags]
+def _books(build: Build, source: str | None, edition: str | None) -> list[str] | None:
+    """The books a draft is read against: one source, an edition's sources, or all (None)."""
+    if source is not None and edition is not None:
+        raise QueryError("Выберите книгу или редакцию, не обе сразу.")
+    if source is not None:
+        if source not in build.sources:
+            known = ", ".join(build.sources)
+            raise QueryError(f"Неизвестная книга {source[:40]!r}: выберите одну из {known}.")
+        return [source]
+    if edition is not None:
+        if edition not in build.editions:
+            known = ", ".join(build.editions)
+            raise QueryError(f"Неизвестная редакция {edition[:40]!r}: выберите одну из {known}.")
+        return build.sources_of_edition(edition)
+    return None
+
+
+def check_draft(build: Build, draft: str, *, source: str | None = None, edition: str | None = None) -> list[dict[str, Any]]:
+    """The deprecated and mistranslated renderings in a draft (``kb.terms.check_draft``), against
+    this build's termbase."""
+    books = _books(build, source, edition)
+    finder = build.concept_finder
+    if finder is None:
+        raise QueryError("Проверка черновика недоступна: эта сборка без termbase.json — выполните `rulekb build`.")
+    flags = lint_draft(draft, finder.termbase, finder, books=books)
+    return [dataclasses.asdict(flag) for flag in flags]
 
 
 def _download(kind: str, mimetype: str, filename: str) -> Response:
-    module = _kb_terms()
-    if module is None:
+    body = current_build().export(kind)
+    if body is None:
         abort(404)
-    exporter = getattr(module, f"to_{kind}")
-    response = Response(exporter(module.default_index()), mimetype=mimetype)
+    response = Response(body, mimetype=mimetype)
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
 @bp.route("/terms.tbx")
 def tbx() -> Response:
-    current_build()
     return _download("tbx", "application/x-tbx+xml", "rulekb-terms.tbx")
 
 
 @bp.route("/terms.tsv")
 def tsv() -> Response:
-    current_build()
     return _download("tsv", "text/tab-separated-values; charset=utf-8", "rulekb-terms.tsv")
 
 
 @bp.route("/terms.csv")
 def csv() -> Response:
-    current_build()
     return _download("csv", "text/csv; charset=utf-8", "rulekb-terms.csv")

@@ -3,9 +3,9 @@
 The first request a gunicorn worker serves starts a daemon thread that builds what the heavier
 pages need on first use — the search index and the analysis of every leaf's text (a fifth of a
 search request for a question the worker has not seen went into analysing the snippets of the leaves
-it shows: pymorphy3 lemmas of every word, the same for every question showing that leaf), the
-termbase's occurrence index (KWIC, the inconsistency report, the exports), the term matcher of the
-rule pages, the concept lists, the worked examples — so a player's first visit does not pay for it.
+it shows: pymorphy3 lemmas of every word, the same for every question showing that leaf), the build's
+termbase (the draft checker's finder), its KWIC lines and inconsistency report, the term matcher of
+the rule pages, the concept lists, the worked examples — so a player's first visit does not pay for it.
 """
 
 from __future__ import annotations
@@ -45,10 +45,7 @@ def warm(app: Flask, build: Any) -> None:
 
         with app.app_context(), app.test_request_context():
             term_context(build, "")
-        _ = build.concepts, build.concept_nodes, build.examples
-        from kb.terms import default_index, inconsistencies
-
-        inconsistencies(default_index())
+        _ = build.concepts, build.concept_nodes, build.examples, build.inconsistencies, build.concept_finder
     except Exception:  # a warm-up failure only means the first visit is slower
         app.logger.exception("warming the caches failed")
 
