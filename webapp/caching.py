@@ -100,17 +100,15 @@ def _code_files() -> Iterable[Path]:
         (_WEBAPP / "templates", "**/*"),
         (_WEBAPP / "static", "**/*"),
         (_KB, "**/*.py"),
-        (_KB / "data", "**/*"),  # the termbase pages also read kb/data at run time
         (corpus, "**/*.py"),
-        (corpus, "sources.toml"),
-    ):
+    ):  # data files (kb/data, the corpus manifest) reach pages only through a build and its stamp
         yield from (p for p in folder.glob(pattern) if p.is_file())
 
 
 def code_version() -> tuple[str, float]:
     """A hash of what renders the pages (templates, static files, the modules of ``webapp``,
-    ``kb`` and ``corpus``, ``kb/data`` and the corpus manifest) and the newest modification time
-    among them."""
+    ``kb`` and ``corpus``) and the newest modification time among them; the data reaches pages only
+    through the build, whose stamp the entity tag carries too."""
     digest = hashlib.sha256()
     newest = 0.0
     for path in sorted(_code_files()):

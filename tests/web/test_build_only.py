@@ -73,6 +73,7 @@ def _requests(app: Flask, built: Path) -> list[tuple[str, str, dict[str, str] | 
         "source_id": leaf["source_id"],
         "line": str(leaf["lines"][0]),
         "filename": "style.css",
+        "name": app.extensions["rulekb_assets"]["style.css"].hashed,
     }
     requests: list[tuple[str, str, dict[str, str] | None]] = []
     for rule in app.url_map.iter_rules():
