@@ -363,11 +363,11 @@ def _ruling_part(
             ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
         lead = None
         if form == "yesno" and not re.match(r"^(да|нет|yes|no)\b", answer.strip(), re.I):
-            lead = yes_no_lead(answer, lang) or (yes_no_lead(ruling, lang) if ruling else None)
+            lead = yes_no_lead(answer, lang, weights) or (yes_no_lead(ruling, lang, weights) if ruling else None)
         if lang == "en" and not entry.answer_en:  # the English lead and terms above our Russian answer
             node = index.features.get(choice.node_id) if choice is not None else None
             concepts = [c for c in parsed.concepts if node is None or c in node.concepts or c in node.defines]
-            lead = yes_no_lead(answer, lang) if form == "yesno" else None
+            lead = yes_no_lead(answer, lang, weights) if form == "yesno" else None
             head = _english_line(index.build_dir, edition, concepts or list(parsed.concepts), answer, lead)
             text = head.replace(" The ruling, as the Russian text prints it:", " Our answer and the ruling, in Russian:")
             text += "\n" + answer + (f"\n«{ruling}»" if ruling else "")
@@ -382,7 +382,7 @@ def _ruling_part(
     if choice is None:
         return None
     node = index.features[choice.node_id]
-    lead = (yes_no_lead(choice.best, lang) or yes_no_lead(choice.text, lang)) if form == "yesno" else None
+    lead = yes_no_lead(choice.text, lang, weights) if form == "yesno" else None
     if form == "number" and lang != "en":
         measure = number_lead(choice.text)
         lead = f"{measure}." if measure else None

@@ -328,13 +328,45 @@ _POSITIVE = re.compile(
 _CONDITION = re.compile(r"\b(?:только\s+)?(?:если|когда|пока|при\s+условии,?\s+что)\s+([^.;:]{3,120}?)(?:,|\.|;|$)", re.I)
 
 
-def yes_no_lead(ruling: str, lang: str = "ru") -> str | None:
-    """«Да», «Нет» or «Да, если …» read off a ruling: its first sentence that permits or forbids
-    decides; ``None`` when none does."""
-    for sentence in re.split(r"(?<=[.!?;])\s+", ruling):
-        if _NEGATIVE.search(sentence):
+#: A negated verb in the present tense («не бросают», «не залегают», «не делает»): a ruling that
+#: denies what the question names, read only in the sentence that carries the question's words.
+_NEGATED_VERB = re.compile(r"\bне\s+[а-яё]+(?:ют|ят|ет|ит|ут|ат)(?:ся)?\b", re.I)
+#: A sentence's share of the question's weight must reach this share of the best sentence's for
+#: its polarity to decide the verdict.
+VERDICT_SHARE = 0.75
+
+
+def _polarity(sentence: str, strong_only: bool) -> str | None:
+    if _NEGATIVE.search(sentence) or (not strong_only and _NEGATED_VERB.search(sentence)):
+        return "no"
+    if _POSITIVE.search(sentence):
+        return "yes"
+    return None
+
+
+def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None = None) -> str | None:
+    """«Да», «Нет» or «Да, если …» read off a ruling; ``None`` when no sentence permits or forbids.
+
+    Without ``weights`` the first sentence that permits or forbids decides. With the question's term
+    ``weights`` the sentence that carries most of the question's words decides (a ruling often
+    permits something else first: «могут стрелять … Монстры никогда не залегают»), and a negated
+    verb there («не бросают») counts as a denial."""
+    sentences = [s for s in re.split(r"(?<=[.!?;])\s+", ruling) if s.strip()]
+    order = list(range(len(sentences)))
+    if weights:
+        from kb.analysis import lemmas
+
+        carried = [sum(w for t, w in weights.items() if t in set(lemmas(s))) for s in sentences]
+        best = max(carried, default=0.0)
+        if best > 0:
+            order = sorted((i for i in order if carried[i] >= VERDICT_SHARE * best), key=lambda i: -carried[i])
+            order += [i for i in range(len(sentences)) if i not in order]
+    for position, i in enumerate(order):
+        sentence = sentences[i]
+        polarity = _polarity(sentence, strong_only=not weights or position > 0)
+        if polarity == "no":
             return "No." if lang == "en" else "Нет."
-        if _POSITIVE.search(sentence):
+        if polarity == "yes":
             condition = _CONDITION.search(sentence)
             if condition is not None and len(condition.group(1).split()) >= 3:
                 return "Yes, if the condition below holds." if lang == "en" else f"Да, если {condition.group(1).strip()}."

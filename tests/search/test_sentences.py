@@ -70,3 +70,13 @@ def test_yes_no_leads() -> None:
     assert yes_no_lead("Модель может стрелять, если она не двигалась в этом ходу.") == "Да, если она не двигалась в этом ходу."
     assert yes_no_lead("Отряд не может стрелять.", "en") == "No."
     assert yes_no_lead("Правила описаны в этой главе.") is None
+
+
+def test_yes_no_lead_reads_the_sentence_carrying_the_question() -> None:
+    ruling = "Монстры могут использовать до двух орудий. Монстры никогда не залегают."
+    weights = {"залегать": 3.0, "монстр": 1.0}
+    assert yes_no_lead(ruling) == "Да."
+    assert yes_no_lead(ruling, "ru", weights) == "Нет."
+    # a negated verb denies only in the sentence that carries the question's words
+    assert yes_no_lead("Игроки не бросают кубик на черту. Резервы действуют.", "ru", {"черта": 2.0}) == "Нет."
+    assert yes_no_lead("Игроки не бросают кубик на черту. Резервы действуют.", "ru", {"резерв": 2.0}) == "Да."
