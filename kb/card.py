@@ -118,6 +118,8 @@ MAX_QUOTE = 500
 MAX_PARTS = 3
 #: The edition a player is assumed to play when they have not said.
 DEFAULT_EDITION = "10"
+#: An edition the question's words imply must have a passage among this many first hits.
+CONFIRM_HITS = 3
 #: Question words that ask nothing (their weight is not a term to find in the ruling).
 _ORDER = ("10", "6", "7", "kt")
 
@@ -234,11 +236,14 @@ def build_card(
         # the older books' own wording first (the termbase may miss an older rendering of a concept),
         # then concepts printed in one edition's books only
         implied = vocabulary_editions(lemmas_of(parsed.cleaned), edition_vocabulary(build_dir))
-        if implied:  # of the editions the words imply, the one retrieval ranks first
-            rank = {h.edition: i for i, h in reversed(list(enumerate(hits)))}
-            implied = sorted(implied, key=lambda e: rank.get(e, len(hits)))
-        else:
+        ranked = [h.edition for h in hits[:CONFIRM_HITS]]
+        implied = confirmed_editions(implied, [h.edition for h in hits], CONFIRM_HITS)
+        if not implied:
             implied = implied_editions(parsed.concepts, concept_editions(build_dir), parsed.concept_share)
+            if implied and ranked and not set(implied) & set(ranked):
+                implied = []  # concepts printed in one book only, but every top passage is another book's
+            if implied == [DEFAULT_EDITION]:
+                implied = []  # the 10th's own concepts: an unmarked question, older books' parts allowed
     wanted = named or implied
     if form == "terminology":
         concept = pick_concept(build_dir, question, parsed.concepts)
@@ -310,6 +315,18 @@ def build_card(
     return card, gates
 
 
+def confirmed_editions(implied: Sequence[str], ranked: Sequence[str], confirm: int = CONFIRM_HITS) -> list[str]:
+    """The editions the question's words imply, as retrieval confirms them: none unless one has a
+    passage among the ``confirm`` first hits (a word one book happens to print, «край стола», implies
+    nothing on its own), those retrieval ranks first leading. With no hits the words decide."""
+    if not ranked:
+        return list(implied)
+    if not set(implied) & set(ranked[:confirm]):
+        return []
+    rank = {e: i for i, e in reversed(list(enumerate(ranked)))}
+    return sorted(implied, key=lambda e: rank.get(e, len(ranked)))
+
+
 def _concept_filter(index: Any, parsed: Any) -> Any:
     """Whether a passage is about the question's mechanic: it names one of the question's concepts
     (any passage passes when the question names none)."""
@@ -334,10 +351,12 @@ def _unmarked_editions(hits: Sequence[Any], by_edition: dict[str, list[Any]], pl
     close = [e for e, eh in by_edition.items()
              if eh[0].score >= PER_EDITION_SHARE * top and (about is None or e == hits[0].edition or about(eh[0].node_id))]
     lead = played or DEFAULT_EDITION
-    if lead in by_edition and lead not in close and by_edition[lead][0].score >= 0.3 * top:
+    if lead in close:
+        return [lead] + [e for e in close if e != lead]
+    # the player's edition is far behind: its nearest rule follows the book that has the mechanic
+    if lead in by_edition and by_edition[lead][0].score >= 0.3 * top:
         close.append(lead)
-    order = {e: i for i, e in enumerate(close)}
-    return sorted(close, key=lambda e: (e != lead, order[e]))
+    return close
 
 
 def _ruling_part(

@@ -130,3 +130,30 @@ def test_environment_sets_the_played_edition(built: Path, monkeypatch: pytest.Mo
     monkeypatch.setenv("RULEKB_EDITION", "11")
     with pytest.raises(QueryError, match="RULEKB_EDITION"):
         ask("дальность чарджа", build_dir=built)
+
+
+class _Hit:
+    def __init__(self, node_id: str, edition: str, score: float) -> None:
+        self.node_id, self.edition, self.score = node_id, edition, score
+
+
+def test_the_played_edition_does_not_lead_when_its_rule_is_far_behind() -> None:
+    from kb.card import _unmarked_editions
+
+    hits = [_Hit("6-a", "6", 10.0), _Hit("6-b", "6", 9.0), _Hit("10-a", "10", 4.0)]
+    by_edition: dict[str, list[Any]] = {}
+    for hit in hits:
+        by_edition.setdefault(hit.edition, []).append(hit)
+    # the 6th has the mechanic; the 10th's nearest rule scores 0.4 of it: it follows, it does not lead
+    assert _unmarked_editions(hits, by_edition, None) == ["6", "10"]
+    close = [_Hit("6-a", "6", 10.0), _Hit("10-a", "10", 8.0)]
+    assert _unmarked_editions(close, {"6": close[:1], "10": close[1:]}, None) == ["10", "6"]
+    assert _unmarked_editions(close, {"6": close[:1], "10": close[1:]}, "6") == ["6", "10"]
+
+
+def test_an_older_book_s_wording_implies_its_edition_only_when_retrieval_agrees() -> None:
+    from kb.card import confirmed_editions
+
+    assert confirmed_editions(["7"], ["10", "10", "10"]) == []
+    assert confirmed_editions(["7", "kt"], ["10", "kt", "10"]) == ["kt", "7"]
+    assert confirmed_editions(["6"], []) == ["6"]
