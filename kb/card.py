@@ -180,6 +180,11 @@ def _english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling
     from kb.card_terms import english_name
 
     names = [n for n in (english_name(build_dir, c) for c in concepts[:3]) if n]
+    # the terms the ruling itself uses, in the termbase's English names («Snap Shots», «Desperate Escape»)
+    for concept in ruling_concepts(ruling):
+        name = english_name(build_dir, concept)
+        if name and name not in names and len(names) < MAX_ENGLISH_NAMES:
+            names.append(name)
     numbers = list(dict.fromkeys(_inches(m.group(0).strip()) for m in _MEASURED.finditer(ruling)))[:4]
     line = f"{edition_label(edition, 'en')}"
     if names:
@@ -190,6 +195,18 @@ def _english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling
     if lead:
         line = f"{lead} {line}"
     return line + " The ruling, as the Russian text prints it:"
+
+
+#: At most this many English term names on an English card's lead line.
+MAX_ENGLISH_NAMES = 6
+
+
+def ruling_concepts(ruling: str) -> list[str]:
+    """The termbase concepts a ruling's Russian words name, in text order."""
+    from kb.index import _concepts_in
+    from kb.query import default_matcher
+
+    return _concepts_in(default_matcher(), ruling)
 
 
 def _marked(marked: dict[str, Any], features: Any) -> Any:

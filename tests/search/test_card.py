@@ -157,3 +157,13 @@ def test_an_older_book_s_wording_implies_its_edition_only_when_retrieval_agrees(
     assert confirmed_editions(["7"], ["10", "10", "10"]) == []
     assert confirmed_editions(["7", "kt"], ["10", "kt", "10"]) == ["kt", "7"]
     assert confirmed_editions(["6"], []) == ["6"]
+
+
+def test_an_english_card_names_the_ruling_s_terms_in_english(built: Path) -> None:
+    from kb.card import _english_line, ruling_concepts
+
+    ruling = "Каждая модель должна пройти проверку «Отчаянный побег», а стрелять можно только навскидку."
+    assert {"desperate-escape", "snap-shots"} <= set(ruling_concepts(ruling))
+    line = _english_line(built, "10", [], ruling, None)
+    assert "desperate escape" in line.lower() and "snap shot" in line.lower()
+    assert not re.search(r"[А-Яа-яЁё]", line.split("The ruling")[0])
