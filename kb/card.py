@@ -299,6 +299,8 @@ def build_card(
 
             edition_hits = [h for h in search_parsed(index, index.parse(question, edition), 5, snippets=False)
                             if h.edition == edition]
+        if comparison:
+            edition_hits = _with_defining(index, parsed.concepts, edition, edition_hits)
         if not edition_hits:
             continue
         part_form = form
@@ -342,6 +344,31 @@ def confirmed_editions(implied: Sequence[str], ranked: Sequence[str], confirm: i
         return []
     rank = {e: i for i, e in reversed(list(enumerate(ranked)))}
     return sorted(implied, key=lambda e: rank.get(e, len(ranked)))
+
+
+@dataclass(frozen=True)
+class _Defining:
+    """A concept's defining passage standing in for a hit (it has what ``_ruling_part`` reads)."""
+
+    node_id: str
+    kind: str
+    edition: str
+
+
+def _with_defining(index: Any, concepts: Sequence[str], edition: str, hits: Sequence[Any]) -> list[Any]:
+    """For one edition's part of a comparison: the defining passage of the question's most specific
+    concept in that edition first (the termbase's curated definitions), then the edition's hits."""
+    from kb.ask import OTHER_EDITIONS_MIN_WEIGHT
+
+    specific = sorted((c for c in concepts if index.concept_weight(c) >= OTHER_EDITIONS_MIN_WEIGHT),
+                      key=lambda c: -index.concept_weight(c))
+    for concept in specific:
+        node_ids = [n for n in index.concept_nodes.get(concept, {}).get(edition, []) if n in index.features]
+        if node_ids:
+            features = index.features[node_ids[0]]
+            lead = _Defining(features.id, features.kind, edition)
+            return [lead] + [h for h in hits if h.node_id != lead.node_id]
+    return list(hits)
 
 
 def _concept_filter(index: Any, parsed: Any) -> Any:

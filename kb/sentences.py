@@ -190,6 +190,9 @@ RANK_DECAY = (1.0, 0.65, 0.5)
 SHORT_PASSAGE = 280
 #: Longest card text per edition.
 MAX_TEXT = 600
+#: Forms whose passage is shown whole up to a longer length: a comparison sets each edition's whole
+#: rule side by side (its measures are often in a list after the sentence that names the rule).
+WHOLE_PASSAGE = {"comparison": MAX_TEXT}
 
 
 @dataclass(frozen=True)
@@ -207,7 +210,9 @@ def _score(sentence: Sentence, weights: dict[str, float], numbers: set[str], for
     seen = set(sentence.lemmas)
     score = sum(w for t, w in weights.items() if t in seen)
     score += sum(0.5 * weights.get(n, top * 0.5) for n in numbers if n in seen)
-    fits = (form == "yesno" and _PERMISSION.search(sentence.text)) or (form == "number" and _UNIT.search(sentence.text))
+    # a comparison asks how the mechanic's measures differ: its numbers and dice fit it as they fit a number
+    fits = (form == "yesno" and _PERMISSION.search(sentence.text)) or (
+        form in ("number", "comparison") and _UNIT.search(sentence.text))
     if fits:
         score += W_FORM * top
     if sentence.mark in NON_RULING:
@@ -277,7 +282,7 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
     the steps of a procedure, the sentences carrying the question's other words."""
     ruling = [s for s in sentences if s.mark not in NON_RULING]
     whole = " ".join(s.text for s in ruling)
-    if ruling and len(whole) <= SHORT_PASSAGE:
+    if ruling and len(whole) <= WHOLE_PASSAGE.get(form, SHORT_PASSAGE):
         return whole
     chosen = [i]
     limit = 4 if form == "procedure" else 2
