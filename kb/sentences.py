@@ -187,7 +187,7 @@ W_FORM = 0.5
 #: Scores of the second and third passage are multiplied by these (the first is usually right).
 RANK_DECAY = (1.0, 0.65, 0.5)
 #: A passage of at most this many characters is shown whole.
-SHORT_PASSAGE = 280
+SHORT_PASSAGE = 520
 #: Longest card text per edition.
 MAX_TEXT = 600
 #: Forms whose passage is shown whole up to a longer length: a comparison sets each edition's whole
@@ -273,7 +273,7 @@ COVER_GAIN = 0.3
 #: the chosen sentences do not.
 OTHER_PASSAGE_GAIN = 0.5
 #: At most this many sentences from one passage.
-MAX_SENTENCES = 3
+MAX_SENTENCES = 4
 
 
 def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form: str,
