@@ -268,10 +268,10 @@ def choose(
 
 #: A further sentence is added when it carries at least this share of the question's weight that
 #: the chosen ones do not.
-COVER_GAIN = 0.3
+COVER_GAIN = 0.2
 #: A sentence of another top passage joins when it carries this share of the question's weight
 #: the chosen sentences do not.
-OTHER_PASSAGE_GAIN = 0.5
+OTHER_PASSAGE_GAIN = 0.35
 #: At most this many sentences from one passage.
 MAX_SENTENCES = 4
 
