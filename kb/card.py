@@ -275,6 +275,11 @@ def build_card(
     comparison = form == "comparison"
     if comparison:
         editions = list(dict.fromkeys(named + ([DEFAULT_EDITION] if len(named) < 2 else [])))
+        if not named:  # «как изменился …?»: every edition whose books define the mechanic
+            having = _defining_editions(index, parsed.concepts)
+            if len(having) >= 2:
+                lead = played or DEFAULT_EDITION
+                editions = sorted(having, key=lambda e: (e != lead, _ORDER.index(e) if e in _ORDER else 9))
         if len(editions) < 2:
             editions = [e for e in by_edition][:2]
     elif named:
@@ -353,6 +358,19 @@ class _Defining:
     node_id: str
     kind: str
     edition: str
+
+
+def _defining_editions(index: Any, concepts: Sequence[str]) -> list[str]:
+    """The editions whose books define the question's most specific concept that any book defines."""
+    from kb.ask import OTHER_EDITIONS_MIN_WEIGHT
+
+    specific = sorted((c for c in concepts if index.concept_weight(c) >= OTHER_EDITIONS_MIN_WEIGHT),
+                      key=lambda c: -index.concept_weight(c))
+    for concept in specific:
+        found = [e for e, ids in index.concept_nodes.get(concept, {}).items() if ids]
+        if found:
+            return found
+    return []
 
 
 def _with_defining(index: Any, concepts: Sequence[str], edition: str, hits: Sequence[Any]) -> list[Any]:

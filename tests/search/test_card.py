@@ -167,3 +167,19 @@ def test_an_english_card_names_the_ruling_s_terms_in_english(built: Path) -> Non
     line = _english_line(built, "10", [], ruling, None)
     assert "desperate escape" in line.lower() and "snap shot" in line.lower()
     assert not re.search(r"[А-Яа-яЁё]", line.split("The ruling")[0])
+
+
+def test_a_comparison_naming_no_edition_sets_every_defining_edition_side_by_side(built: Path) -> None:
+    from kb.card import MAX_PARTS, _defining_editions
+    from kb.search import get_index
+
+    index = get_index(built)
+    question = "как изменилась консолидация от редакции к редакции?"
+    having = _defining_editions(index, index.parse(question).concepts)
+    assert len(having) >= 2
+    card = ask(question, build_dir=built)["card"]
+    check_card(card)
+    assert card["kind"] == "comparison"
+    editions = [p["edition"] for p in card["per_edition"]]
+    assert editions[0] == "10"
+    assert set(editions) <= set(having) and len(editions) == min(len(having), MAX_PARTS)
