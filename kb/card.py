@@ -232,7 +232,7 @@ def build_card(
     faq_matches: Sequence[tuple[Any, float]] | None = None,
 ) -> tuple[dict[str, Any], list[Any]]:
     """The card for ``question`` and the FAQ gates tried (each entry that matched, leading or not)."""
-    from kb.card_terms import pick_concept, terminology_card
+    from kb.card_terms import pick_concepts, terminology_card
     from kb.question_form import (
         concept_editions,
         edition_vocabulary,
@@ -263,12 +263,19 @@ def build_card(
                 implied = []  # the 10th's own concepts: an unmarked question, older books' parts allowed
     wanted = named or implied
     if form == "terminology":
-        concept = pick_concept(build_dir, question, parsed.concepts)
-        if concept is not None:
-            card = terminology_card(build_dir, concept, wanted, lang)
-            if card is not None:
-                card["form"] = form
-                return card, []
+        cards = [c for c in (terminology_card(build_dir, concept, wanted, lang)
+                             for concept in pick_concepts(build_dir, question, parsed.concepts)) if c is not None]
+        if cards:
+            card = cards[0]
+            if len(cards) > 1:  # several terms asked: each term's renderings, one after another
+                books = {p["edition"] for c in cards for p in c["per_edition"]}
+                card = {**card, "text": "\n\n".join(c["text"] for c in cards),
+                        "per_edition": [p for c in cards for p in c["per_edition"]],
+                        "citations": [x for c in cards for x in c["citations"]],
+                        "edition": next(iter(books)) if len(books) == 1 else None,
+                        "concepts": [c["concept"] for c in cards]}
+            card["form"] = form
+            return card, []
     by_edition: dict[str, list[Any]] = {}
     for hit in hits:
         by_edition.setdefault(hit.edition, []).append(hit)

@@ -183,3 +183,16 @@ def test_a_comparison_naming_no_edition_sets_every_defining_edition_side_by_side
     editions = [p["edition"] for p in card["per_edition"]]
     assert editions[0] == "10"
     assert set(editions) <= set(having) and len(editions) == min(len(having), MAX_PARTS)
+
+
+def test_a_terminology_question_naming_two_terms_lists_both(built: Path) -> None:
+    from kb.card_terms import pick_concepts
+
+    question = "Как в тексте переведены Pile In и Consolidate?"
+    assert pick_concepts(built, question, []) == ["pile-in", "consolidate"]
+    # a book's name is the edition asked, not a term
+    assert "kill-team" not in pick_concepts(built, "How are Pile In and Consolidate rendered in Kill Team?", [])
+    card = ask(question, build_dir=built)["card"]
+    check_card(card)
+    assert card["kind"] == "terminology" and card["concepts"] == ["pile-in", "consolidate"]
+    assert card["text"].count("как передан в текстах") == 2
