@@ -118,6 +118,8 @@ MAX_QUOTE = 500
 MAX_PARTS = 3
 #: The edition a player is assumed to play when they have not said.
 DEFAULT_EDITION = "10"
+#: An edition the question's words imply must have a passage among this many first hits.
+CONFIRM_HITS = 3
 #: Question words that ask nothing (their weight is not a term to find in the ruling).
 _ORDER = ("10", "6", "7", "kt")
 
@@ -178,6 +180,11 @@ def _english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling
     from kb.card_terms import english_name
 
     names = [n for n in (english_name(build_dir, c) for c in concepts[:3]) if n]
+    # the terms the ruling itself uses, in the termbase's English names («Snap Shots», «Desperate Escape»)
+    for concept in ruling_concepts(ruling):
+        name = english_name(build_dir, concept)
+        if name and name not in names and len(names) < MAX_ENGLISH_NAMES:
+            names.append(name)
     numbers = list(dict.fromkeys(_inches(m.group(0).strip()) for m in _MEASURED.finditer(ruling)))[:4]
     line = f"{edition_label(edition, 'en')}"
     if names:
@@ -188,6 +195,18 @@ def _english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling
     if lead:
         line = f"{lead} {line}"
     return line + " The ruling, as the Russian text prints it:"
+
+
+#: At most this many English term names on an English card's lead line.
+MAX_ENGLISH_NAMES = 6
+
+
+def ruling_concepts(ruling: str) -> list[str]:
+    """The termbase concepts a ruling's Russian words name, in text order."""
+    from kb.index import _concepts_in
+    from kb.query import default_matcher
+
+    return _concepts_in(default_matcher(), ruling)
 
 
 def _marked(marked: dict[str, Any], features: Any) -> Any:
@@ -213,7 +232,7 @@ def build_card(
     faq_matches: Sequence[tuple[Any, float]] | None = None,
 ) -> tuple[dict[str, Any], list[Any]]:
     """The card for ``question`` and the FAQ gates tried (each entry that matched, leading or not)."""
-    from kb.card_terms import pick_concept, terminology_card
+    from kb.card_terms import pick_concepts, terminology_card
     from kb.question_form import (
         concept_editions,
         edition_vocabulary,
@@ -234,25 +253,40 @@ def build_card(
         # the older books' own wording first (the termbase may miss an older rendering of a concept),
         # then concepts printed in one edition's books only
         implied = vocabulary_editions(lemmas_of(parsed.cleaned), edition_vocabulary(build_dir))
-        if implied:  # of the editions the words imply, the one retrieval ranks first
-            rank = {h.edition: i for i, h in reversed(list(enumerate(hits)))}
-            implied = sorted(implied, key=lambda e: rank.get(e, len(hits)))
-        else:
+        ranked = [h.edition for h in hits[:CONFIRM_HITS]]
+        implied = confirmed_editions(implied, [h.edition for h in hits], CONFIRM_HITS)
+        if not implied:
             implied = implied_editions(parsed.concepts, concept_editions(build_dir), parsed.concept_share)
+            if implied and ranked and not set(implied) & set(ranked):
+                implied = []  # concepts printed in one book only, but every top passage is another book's
+            if implied == [DEFAULT_EDITION]:
+                implied = []  # the 10th's own concepts: an unmarked question, older books' parts allowed
     wanted = named or implied
     if form == "terminology":
-        concept = pick_concept(build_dir, question, parsed.concepts)
-        if concept is not None:
-            card = terminology_card(build_dir, concept, wanted, lang)
-            if card is not None:
-                card["form"] = form
-                return card, []
+        cards = [c for c in (terminology_card(build_dir, concept, wanted, lang)
+                             for concept in pick_concepts(build_dir, question, parsed.concepts)) if c is not None]
+        if cards:
+            card = cards[0]
+            if len(cards) > 1:  # several terms asked: each term's renderings, one after another
+                books = {p["edition"] for c in cards for p in c["per_edition"]}
+                card = {**card, "text": "\n\n".join(c["text"] for c in cards),
+                        "per_edition": [p for c in cards for p in c["per_edition"]],
+                        "citations": [x for c in cards for x in c["citations"]],
+                        "edition": next(iter(books)) if len(books) == 1 else None,
+                        "concepts": [c["concept"] for c in cards]}
+            card["form"] = form
+            return card, []
     by_edition: dict[str, list[Any]] = {}
     for hit in hits:
         by_edition.setdefault(hit.edition, []).append(hit)
     comparison = form == "comparison"
     if comparison:
         editions = list(dict.fromkeys(named + ([DEFAULT_EDITION] if len(named) < 2 else [])))
+        if not named:  # «как изменился …?»: every edition whose books define the mechanic
+            having = _defining_editions(index, parsed.concepts)
+            if len(having) >= 2:
+                lead = played or DEFAULT_EDITION
+                editions = sorted(having, key=lambda e: (e != lead, _ORDER.index(e) if e in _ORDER else 9))
         if len(editions) < 2:
             editions = [e for e in by_edition][:2]
     elif named:
@@ -277,6 +311,8 @@ def build_card(
 
             edition_hits = [h for h in search_parsed(index, index.parse(question, edition), 5, snippets=False)
                             if h.edition == edition]
+        if comparison:
+            edition_hits = _with_defining(index, parsed.concepts, edition, edition_hits)
         if not edition_hits:
             continue
         part_form = form
@@ -310,6 +346,56 @@ def build_card(
     return card, gates
 
 
+def confirmed_editions(implied: Sequence[str], ranked: Sequence[str], confirm: int = CONFIRM_HITS) -> list[str]:
+    """The editions the question's words imply, as retrieval confirms them: none unless one has a
+    passage among the ``confirm`` first hits (a word one book happens to print, «край стола», implies
+    nothing on its own), those retrieval ranks first leading. With no hits the words decide."""
+    if not ranked:
+        return list(implied)
+    if not set(implied) & set(ranked[:confirm]):
+        return []
+    rank = {e: i for i, e in reversed(list(enumerate(ranked)))}
+    return sorted(implied, key=lambda e: rank.get(e, len(ranked)))
+
+
+@dataclass(frozen=True)
+class _Defining:
+    """A concept's defining passage standing in for a hit (it has what ``_ruling_part`` reads)."""
+
+    node_id: str
+    kind: str
+    edition: str
+
+
+def _defining_editions(index: Any, concepts: Sequence[str]) -> list[str]:
+    """The editions whose books define the question's most specific concept that any book defines."""
+    from kb.ask import OTHER_EDITIONS_MIN_WEIGHT
+
+    specific = sorted((c for c in concepts if index.concept_weight(c) >= OTHER_EDITIONS_MIN_WEIGHT),
+                      key=lambda c: -index.concept_weight(c))
+    for concept in specific:
+        found = [e for e, ids in index.concept_nodes.get(concept, {}).items() if ids]
+        if found:
+            return found
+    return []
+
+
+def _with_defining(index: Any, concepts: Sequence[str], edition: str, hits: Sequence[Any]) -> list[Any]:
+    """For one edition's part of a comparison: the defining passage of the question's most specific
+    concept in that edition first (the termbase's curated definitions), then the edition's hits."""
+    from kb.ask import OTHER_EDITIONS_MIN_WEIGHT
+
+    specific = sorted((c for c in concepts if index.concept_weight(c) >= OTHER_EDITIONS_MIN_WEIGHT),
+                      key=lambda c: -index.concept_weight(c))
+    for concept in specific:
+        node_ids = [n for n in index.concept_nodes.get(concept, {}).get(edition, []) if n in index.features]
+        if node_ids:
+            features = index.features[node_ids[0]]
+            lead = _Defining(features.id, features.kind, edition)
+            return [lead] + [h for h in hits if h.node_id != lead.node_id]
+    return list(hits)
+
+
 def _concept_filter(index: Any, parsed: Any) -> Any:
     """Whether a passage is about the question's mechanic: it names one of the question's concepts
     (any passage passes when the question names none)."""
@@ -334,10 +420,12 @@ def _unmarked_editions(hits: Sequence[Any], by_edition: dict[str, list[Any]], pl
     close = [e for e, eh in by_edition.items()
              if eh[0].score >= PER_EDITION_SHARE * top and (about is None or e == hits[0].edition or about(eh[0].node_id))]
     lead = played or DEFAULT_EDITION
-    if lead in by_edition and lead not in close and by_edition[lead][0].score >= 0.3 * top:
+    if lead in close:
+        return [lead] + [e for e in close if e != lead]
+    # the player's edition is far behind: its nearest rule follows the book that has the mechanic
+    if lead in by_edition and by_edition[lead][0].score >= 0.3 * top:
         close.append(lead)
-    order = {e: i for i, e in enumerate(close)}
-    return sorted(close, key=lambda e: (e != lead, order[e]))
+    return close
 
 
 def _ruling_part(
@@ -363,11 +451,11 @@ def _ruling_part(
             ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
         lead = None
         if form == "yesno" and not re.match(r"^(да|нет|yes|no)\b", answer.strip(), re.I):
-            lead = yes_no_lead(answer, lang) or (yes_no_lead(ruling, lang) if ruling else None)
+            lead = yes_no_lead(answer, lang, weights) or (yes_no_lead(ruling, lang, weights) if ruling else None)
         if lang == "en" and not entry.answer_en:  # the English lead and terms above our Russian answer
             node = index.features.get(choice.node_id) if choice is not None else None
             concepts = [c for c in parsed.concepts if node is None or c in node.concepts or c in node.defines]
-            lead = yes_no_lead(answer, lang) if form == "yesno" else None
+            lead = yes_no_lead(answer, lang, weights) if form == "yesno" else None
             head = _english_line(index.build_dir, edition, concepts or list(parsed.concepts), answer, lead)
             text = head.replace(" The ruling, as the Russian text prints it:", " Our answer and the ruling, in Russian:")
             text += "\n" + answer + (f"\n«{ruling}»" if ruling else "")
@@ -382,7 +470,7 @@ def _ruling_part(
     if choice is None:
         return None
     node = index.features[choice.node_id]
-    lead = (yes_no_lead(choice.best, lang) or yes_no_lead(choice.text, lang)) if form == "yesno" else None
+    lead = yes_no_lead(choice.text, lang, weights) if form == "yesno" else None
     if form == "number" and lang != "en":
         measure = number_lead(choice.text)
         lead = f"{measure}." if measure else None

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from corpus.reader import load_manifest
+from kb.query import detect_editions
 
-__all__ = ["english_name", "pick_concept", "records", "terminology_card"]
+__all__ = ["english_name", "pick_concept", "pick_concepts", "records", "terminology_card"]
 
 STATUS = {
     "ru": {"preferred": "основной", "admitted": "допустимый", "deprecated": "нежелательный",
@@ -81,6 +82,35 @@ def pick_concept(build_dir: Path, question: str, concepts: Sequence[str]) -> str
         if concept in known:
             return concept
     return None
+
+
+#: At most this many terms on one terminology card.
+MAX_TERMS = 3
+
+
+def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str]) -> list[str]:
+    """Every concept a terminology question asks about («Как переведены Battle-shock и Desperate
+    Escape?»): each English term or alias the question quotes, longest first and not overlapping,
+    in the question's order; else the one :func:`pick_concept` finds."""
+    path = build_dir / "terms.json"
+    phrases = _latin_phrases(question)
+    names = _english_names(str(path), path.stat().st_mtime) if phrases and path.is_file() else ()
+    found: list[tuple[int, int, str]] = []  # (phrase, start, concept)
+    for number, phrase in enumerate(phrases):
+        taken: list[tuple[int, int]] = []
+        for name, pattern, concept_id in sorted(names, key=lambda n: -len(n[0])):
+            if (len(name) <= 3 and name != phrase) or detect_editions(name):
+                continue  # a short alias inside a phrase, or a book's name («Kill Team» asks which book)
+            match = pattern.search(phrase)
+            if match is None or any(match.start() < end and start < match.end() for start, end in taken):
+                continue
+            taken.append((match.start(), match.end()))
+            found.append((number, match.start(), concept_id))
+    picked = list(dict.fromkeys(c for _, _, c in sorted(found)))
+    if len(picked) >= 2:
+        return picked[:MAX_TERMS]
+    one = pick_concept(build_dir, question, concepts)
+    return [one] if one is not None else []
 
 
 def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lang: str) -> dict[str, Any] | None:

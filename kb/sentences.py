@@ -187,9 +187,12 @@ W_FORM = 0.5
 #: Scores of the second and third passage are multiplied by these (the first is usually right).
 RANK_DECAY = (1.0, 0.65, 0.5)
 #: A passage of at most this many characters is shown whole.
-SHORT_PASSAGE = 280
+SHORT_PASSAGE = 520
 #: Longest card text per edition.
 MAX_TEXT = 600
+#: Forms whose passage is shown whole up to a longer length: a comparison sets each edition's whole
+#: rule side by side (its measures are often in a list after the sentence that names the rule).
+WHOLE_PASSAGE = {"comparison": MAX_TEXT}
 
 
 @dataclass(frozen=True)
@@ -207,7 +210,9 @@ def _score(sentence: Sentence, weights: dict[str, float], numbers: set[str], for
     seen = set(sentence.lemmas)
     score = sum(w for t, w in weights.items() if t in seen)
     score += sum(0.5 * weights.get(n, top * 0.5) for n in numbers if n in seen)
-    fits = (form == "yesno" and _PERMISSION.search(sentence.text)) or (form == "number" and _UNIT.search(sentence.text))
+    # a comparison asks how the mechanic's measures differ: its numbers and dice fit it as they fit a number
+    fits = (form == "yesno" and _PERMISSION.search(sentence.text)) or (
+        form in ("number", "comparison") and _UNIT.search(sentence.text))
     if fits:
         score += W_FORM * top
     if sentence.mark in NON_RULING:
@@ -263,12 +268,12 @@ def choose(
 
 #: A further sentence is added when it carries at least this share of the question's weight that
 #: the chosen ones do not.
-COVER_GAIN = 0.3
+COVER_GAIN = 0.2
 #: A sentence of another top passage joins when it carries this share of the question's weight
 #: the chosen sentences do not.
-OTHER_PASSAGE_GAIN = 0.5
+OTHER_PASSAGE_GAIN = 0.35
 #: At most this many sentences from one passage.
-MAX_SENTENCES = 3
+MAX_SENTENCES = 4
 
 
 def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form: str,
@@ -277,7 +282,7 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
     the steps of a procedure, the sentences carrying the question's other words."""
     ruling = [s for s in sentences if s.mark not in NON_RULING]
     whole = " ".join(s.text for s in ruling)
-    if ruling and len(whole) <= SHORT_PASSAGE:
+    if ruling and len(whole) <= WHOLE_PASSAGE.get(form, SHORT_PASSAGE):
         return whole
     chosen = [i]
     limit = 4 if form == "procedure" else 2
@@ -328,13 +333,45 @@ _POSITIVE = re.compile(
 _CONDITION = re.compile(r"\b(?:только\s+)?(?:если|когда|пока|при\s+условии,?\s+что)\s+([^.;:]{3,120}?)(?:,|\.|;|$)", re.I)
 
 
-def yes_no_lead(ruling: str, lang: str = "ru") -> str | None:
-    """«Да», «Нет» or «Да, если …» read off a ruling: its first sentence that permits or forbids
-    decides; ``None`` when none does."""
-    for sentence in re.split(r"(?<=[.!?;])\s+", ruling):
-        if _NEGATIVE.search(sentence):
+#: A negated verb in the present tense («не бросают», «не залегают», «не делает»): a ruling that
+#: denies what the question names, read only in the sentence that carries the question's words.
+_NEGATED_VERB = re.compile(r"\bне\s+[а-яё]+(?:ют|ят|ет|ит|ут|ат)(?:ся)?\b", re.I)
+#: A sentence's share of the question's weight must reach this share of the best sentence's for
+#: its polarity to decide the verdict.
+VERDICT_SHARE = 0.75
+
+
+def _polarity(sentence: str, strong_only: bool) -> str | None:
+    if _NEGATIVE.search(sentence) or (not strong_only and _NEGATED_VERB.search(sentence)):
+        return "no"
+    if _POSITIVE.search(sentence):
+        return "yes"
+    return None
+
+
+def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None = None) -> str | None:
+    """«Да», «Нет» or «Да, если …» read off a ruling; ``None`` when no sentence permits or forbids.
+
+    Without ``weights`` the first sentence that permits or forbids decides. With the question's term
+    ``weights`` the sentence that carries most of the question's words decides (a ruling often
+    permits something else first: «могут стрелять … Монстры никогда не залегают»), and a negated
+    verb there («не бросают») counts as a denial."""
+    sentences = [s for s in re.split(r"(?<=[.!?;])\s+", ruling) if s.strip()]
+    order = list(range(len(sentences)))
+    if weights:
+        from kb.analysis import lemmas
+
+        carried = [sum(w for t, w in weights.items() if t in set(lemmas(s))) for s in sentences]
+        best = max(carried, default=0.0)
+        if best > 0:
+            order = sorted((i for i in order if carried[i] >= VERDICT_SHARE * best), key=lambda i: -carried[i])
+            order += [i for i in range(len(sentences)) if i not in order]
+    for position, i in enumerate(order):
+        sentence = sentences[i]
+        polarity = _polarity(sentence, strong_only=not weights or position > 0)
+        if polarity == "no":
             return "No." if lang == "en" else "Нет."
-        if _POSITIVE.search(sentence):
+        if polarity == "yes":
             condition = _CONDITION.search(sentence)
             if condition is not None and len(condition.group(1).split()) >= 3:
                 return "Yes, if the condition below holds." if lang == "en" else f"Да, если {condition.group(1).strip()}."

@@ -130,3 +130,69 @@ def test_environment_sets_the_played_edition(built: Path, monkeypatch: pytest.Mo
     monkeypatch.setenv("RULEKB_EDITION", "11")
     with pytest.raises(QueryError, match="RULEKB_EDITION"):
         ask("дальность чарджа", build_dir=built)
+
+
+class _Hit:
+    def __init__(self, node_id: str, edition: str, score: float) -> None:
+        self.node_id, self.edition, self.score = node_id, edition, score
+
+
+def test_the_played_edition_does_not_lead_when_its_rule_is_far_behind() -> None:
+    from kb.card import _unmarked_editions
+
+    hits = [_Hit("6-a", "6", 10.0), _Hit("6-b", "6", 9.0), _Hit("10-a", "10", 4.0)]
+    by_edition: dict[str, list[Any]] = {}
+    for hit in hits:
+        by_edition.setdefault(hit.edition, []).append(hit)
+    # the 6th has the mechanic; the 10th's nearest rule scores 0.4 of it: it follows, it does not lead
+    assert _unmarked_editions(hits, by_edition, None) == ["6", "10"]
+    close = [_Hit("6-a", "6", 10.0), _Hit("10-a", "10", 8.0)]
+    assert _unmarked_editions(close, {"6": close[:1], "10": close[1:]}, None) == ["10", "6"]
+    assert _unmarked_editions(close, {"6": close[:1], "10": close[1:]}, "6") == ["6", "10"]
+
+
+def test_an_older_book_s_wording_implies_its_edition_only_when_retrieval_agrees() -> None:
+    from kb.card import confirmed_editions
+
+    assert confirmed_editions(["7"], ["10", "10", "10"]) == []
+    assert confirmed_editions(["7", "kt"], ["10", "kt", "10"]) == ["kt", "7"]
+    assert confirmed_editions(["6"], []) == ["6"]
+
+
+def test_an_english_card_names_the_ruling_s_terms_in_english(built: Path) -> None:
+    from kb.card import _english_line, ruling_concepts
+
+    ruling = "Каждая модель должна пройти проверку «Отчаянный побег», а стрелять можно только навскидку."
+    assert {"desperate-escape", "snap-shots"} <= set(ruling_concepts(ruling))
+    line = _english_line(built, "10", [], ruling, None)
+    assert "desperate escape" in line.lower() and "snap shot" in line.lower()
+    assert not re.search(r"[А-Яа-яЁё]", line.split("The ruling")[0])
+
+
+def test_a_comparison_naming_no_edition_sets_every_defining_edition_side_by_side(built: Path) -> None:
+    from kb.card import MAX_PARTS, _defining_editions
+    from kb.search import get_index
+
+    index = get_index(built)
+    question = "как изменилась консолидация от редакции к редакции?"
+    having = _defining_editions(index, index.parse(question).concepts)
+    assert len(having) >= 2
+    card = ask(question, build_dir=built)["card"]
+    check_card(card)
+    assert card["kind"] == "comparison"
+    editions = [p["edition"] for p in card["per_edition"]]
+    assert editions[0] == "10"
+    assert set(editions) <= set(having) and len(editions) == min(len(having), MAX_PARTS)
+
+
+def test_a_terminology_question_naming_two_terms_lists_both(built: Path) -> None:
+    from kb.card_terms import pick_concepts
+
+    question = "Как в тексте переведены Pile In и Consolidate?"
+    assert pick_concepts(built, question, []) == ["pile-in", "consolidate"]
+    # a book's name is the edition asked, not a term
+    assert "kill-team" not in pick_concepts(built, "How are Pile In and Consolidate rendered in Kill Team?", [])
+    card = ask(question, build_dir=built)["card"]
+    check_card(card)
+    assert card["kind"] == "terminology" and card["concepts"] == ["pile-in", "consolidate"]
+    assert card["text"].count("как передан в текстах") == 2

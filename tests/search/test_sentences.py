@@ -5,7 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from kb.analysis import tokens
-from kb.sentences import NON_RULING, Sentence, choose, load_marked, mark_one, mark_sentences, yes_no_lead
+from kb.sentences import (
+    NON_RULING,
+    SHORT_PASSAGE,
+    Sentence,
+    choose,
+    load_marked,
+    mark_one,
+    mark_sentences,
+    yes_no_lead,
+)
 
 
 def test_marks() -> None:
@@ -70,3 +79,31 @@ def test_yes_no_leads() -> None:
     assert yes_no_lead("Модель может стрелять, если она не двигалась в этом ходу.") == "Да, если она не двигалась в этом ходу."
     assert yes_no_lead("Отряд не может стрелять.", "en") == "No."
     assert yes_no_lead("Правила описаны в этой главе.") is None
+
+
+def test_yes_no_lead_reads_the_sentence_carrying_the_question() -> None:
+    ruling = "Монстры могут использовать до двух орудий. Монстры никогда не залегают."
+    weights = {"залегать": 3.0, "монстр": 1.0}
+    assert yes_no_lead(ruling) == "Да."
+    assert yes_no_lead(ruling, "ru", weights) == "Нет."
+    # a negated verb denies only in the sentence that carries the question's words
+    assert yes_no_lead("Игроки не бросают кубик на черту. Резервы действуют.", "ru", {"черта": 2.0}) == "Нет."
+    assert yes_no_lead("Игроки не бросают кубик на черту. Резервы действуют.", "ru", {"резерв": 2.0}) == "Да."
+
+
+def test_a_comparison_shows_each_edition_s_rule_whole_with_its_measures() -> None:
+    sentences = [
+        sentence("В определённых ситуациях боевой единице необходимо пройти тест на лидерство по правилам ниже."),
+        sentence("Для прохождения теста на лидерство следуйте такому порядку, описанному в этой главе подробно:"),
+        sentence("•Бросьте 2D6 и сравните результат с лидерством модели, которая проходит этот тест сейчас."),
+        sentence("•Если результат равен или меньше значения лидерства модели, то тест пройден успешно."),
+        sentence("•Если результат выше значения лидерства модели, то должно произойти что-то плохое."),
+        sentence("•Если в боевой единице разные значения лидерства, всегда берите наивысшее из них."),
+    ]
+    weights = {"тест": 1.0, "лидерство": 2.0}
+    compared = choose([("a", "paragraph", sentences)], weights, set(), "comparison")
+    looked_up = choose([("a", "paragraph", sentences)], weights, set(), "lookup")
+    assert compared is not None and looked_up is not None
+    assert "равен или меньше" in compared.text and "2D6" in compared.text
+    assert len(" ".join(s.text for s in sentences)) > SHORT_PASSAGE  # a lookup shows it cut
+    assert "равен или меньше" not in looked_up.text
