@@ -15,6 +15,7 @@ from corpus.parser import parse_corpus
 from corpus.reader import find_source
 from kb.build import build as run_build
 from kb.build import default_build_dir, load_nodes
+from kb.contracts import Node, dump_list
 
 BUILD_DIR = click.option(
     "--build-dir",
@@ -134,7 +135,7 @@ def nodes(as_json: bool, source_id: str | None, build_dir: Path | None) -> None:
             }
             for n in all_nodes
         ]
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
+        click.echo(json.dumps(dump_list(Node, rows), ensure_ascii=False, indent=1))
         return
     for n in all_nodes:
         click.echo(f"{n.id}\t{n.kind.value}\t{n.lines[0]}-{n.lines[1]}")

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from kb.contracts import Concept, dump_list
 from kb.graph import KnowledgeGraph, load_graph
 
 BUILD_DIR = click.option(
@@ -114,7 +115,7 @@ def concepts(as_json: bool, build_dir: Path | None) -> None:
     kg = load_graph(build_dir)
     rows = kg.concepts_contract()
     if as_json:
-        _dump(rows)
+        _dump(dump_list(Concept, rows))
         return
     editions = ["6", "7", "kt", "10"]
     click.echo(f"{'concept':<28} {'english':<28} " + " ".join(f"{e:>7}" for e in editions) + "  (defines/mentions)")
