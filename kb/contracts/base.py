@@ -5,13 +5,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
 from corpus.models import EDITIONS
 
 __all__ = ["Contract", "Edition", "Lines", "dump", "dump_list"]
 
-Edition = Annotated[str, WithJsonSchema({"type": "string", "enum": list(EDITIONS)})]
+
+
+def _edition(value: str) -> str:
+    if value not in EDITIONS:
+        raise ValueError(f"unknown edition {value!r}; the editions are {', '.join(EDITIONS)}")
+    return value
+
+
+Edition = Annotated[str, AfterValidator(_edition), WithJsonSchema({"type": "string", "enum": list(EDITIONS)})]
 """An edition code of the manifest (``6``, ``7``, ``10``, ``kt``)."""
 Lines = Annotated[tuple[int, int], Field(description="First and last line in the source file (1-based).")]
 
