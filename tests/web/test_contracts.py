@@ -142,3 +142,20 @@ def test_openapi_keeps_the_stated_limits(client: FlaskClient, app: Any) -> None:
         assert {"400", "413", "503"} <= set(op["responses"])
     limit = next(p for p in doc["paths"]["/api/ask"]["get"]["parameters"] if p["name"] == "limit")
     assert limit["schema"]["maximum"] == app.config["API_MAX_LIMIT"]
+
+
+def test_citation_label_is_built_in_one_place(app: Any) -> None:
+    from kb.contracts.cite import citation_label, lines_label
+
+    assert lines_label((7, 7)) == "строка 7"
+    assert lines_label([7, 9]) == "строки 7–9"
+    assert lines_label((7, 9), lang="en") == "lines 7–9"
+    assert citation_label("Книга", (13, 15), 58) == "Книга, с. 58, строки 13–15"
+    assert citation_label("", (13, 13)) == "строка 13"
+    with app.test_request_context():
+        from flask import render_template_string
+
+        shown = render_template_string(
+            '{% from "_macros.html" import cite_label %}[{{ cite_label("10e-core", [5, 8], 12) }}]'
+        )
+    assert shown == f"[{citation_label('10e-core', (5, 8), 12)}]"

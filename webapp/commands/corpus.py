@@ -16,6 +16,7 @@ from corpus.reader import find_source
 from kb.build import build as run_build
 from kb.build import default_build_dir, load_nodes
 from kb.contracts import Node, dump_list
+from kb.contracts.cite import lines_label
 
 BUILD_DIR = click.option(
     "--build-dir",
@@ -105,7 +106,7 @@ def show(node_id: str, as_json: bool, build_dir: Path | None) -> None:
     page = f", с. {node.page}" if node.page is not None else ""
     click.echo(" › ".join(reversed(trail)))
     click.echo(click.style(node.title, bold=True))
-    click.echo(f"{source.title} ({node.kind.value}{page}, строки {node.lines[0]}–{node.lines[1]})")
+    click.echo(f"{source.title} ({node.kind.value}{page}, {lines_label(node.lines)})")
     click.echo()
     click.echo(node.text_clean or node.title_clean)
 

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from kb.contracts import Concept, dump_list
+from kb.contracts.cite import citation_label
 from kb.graph import KnowledgeGraph, load_graph
 
 BUILD_DIR = click.option(
@@ -30,10 +31,7 @@ def _dump(data: Any) -> None:
 
 def cite(passage: dict[str, Any]) -> str:
     """«Book, с. 58, строки 13–13» — the citation printed under each passage."""
-    page = f", с. {passage['page']}" if passage.get("page") is not None else ""
-    a, b = passage["lines"]
-    lines = f"строка {a}" if a == b else f"строки {a}–{b}"
-    return f"{passage['source_title']}{page}, {lines}"
+    return citation_label(passage["source_title"], passage["lines"], passage.get("page"))
 
 
 def _passage_lines(passage: dict[str, Any], width: int) -> list[str]:

@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 
 from corpus.errors import IndexMissingError, QueryError, RulebaseError
 from corpus.models import EDITIONS
+from kb.contracts.cite import citation_label
 from webapp.data import edition_label
 from webapp.guard import TimeBudgetExceeded
 from webapp.render import STATUS_LABELS, bar_chart_svg, flat, number, percent
@@ -84,6 +85,7 @@ def register(app: Flask) -> None:
     warm.install(app)
 
     app.jinja_env.filters["edition_label"] = edition_label
+    app.jinja_env.filters["citation_label"] = citation_label
     app.jinja_env.filters["percent"] = percent
     app.jinja_env.filters["flat"] = flat
     app.jinja_env.filters["number"] = number
