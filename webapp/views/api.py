@@ -6,7 +6,7 @@ Every route is listed in :data:`webapp.views.openapi.OPENAPI` (a test checks tha
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from corpus.errors import QueryError
 from kb.contracts import Ask, Concept, RulePage, SearchResult, Sources, Term, dump, dump_list
@@ -65,22 +65,18 @@ def rule(node_id: str) -> Response:
 @bp.route("/concepts")
 def concepts() -> Response:
     """Every concept with the rules that define or mention it (``rulekb concepts --json``)."""
-    from webapp.views.concepts import concept_json
+    from webapp.views.concepts import concept_ids, concept_json
 
     build = current_build()
-    ids = sorted(set(build.concepts) | set(build.concept_nodes))
+    ids = concept_ids(build)
     return jsonify(dump_list(Concept, (concept_json(build, build.concepts.get(cid), cid) for cid in ids)))
 
 
 @bp.route("/concepts/<path:concept_id>")
 def concept(concept_id: str) -> Response:
-    from webapp.views.concepts import concept_json
+    from webapp.views.concepts import concept_page
 
-    build = current_build()
-    item = build.concepts.get(concept_id)
-    if item is None and concept_id not in build.concept_nodes:
-        abort(404)
-    return jsonify(dump(Concept, concept_json(build, item, concept_id)))
+    return jsonify(dump(Concept, concept_page(current_build(), concept_id).to_json()))
 
 
 @bp.route("/terms")
@@ -94,8 +90,9 @@ def terms() -> Response:
 @bp.route("/sources")
 def sources() -> Response:
     """The books: the ``sources`` of ``build/manifest.json``, plus parse issues."""
-    build = current_build()
-    return jsonify(dump(Sources, {"sources": list(build.sources.values()), "issues": build.issues}))
+    from webapp.views.pages import sources_data
+
+    return jsonify(dump(Sources, sources_data(current_build())))
 
 
 @bp.route("/calc", methods=["GET", "POST"])
