@@ -40,6 +40,7 @@ from kb.contracts.models import (
     SameConcept,
     SearchResult,
     Sources,
+    Suggestion,
     Term,
 )
 
@@ -78,6 +79,7 @@ __all__ = [
     "Sources",
     "Step",
     "StepCite",
+    "Suggestion",
     "Term",
     "TestResult",
     "calc_json",

@@ -12,10 +12,18 @@ __all__ = [
     "Answer", "AnswerPart", "Ask", "Card", "CardCitation", "CardPart", "Citation", "Concept", "ConceptNode",
     "Diagram", "Error", "Example", "ExampleCitation", "Faq", "Figure", "Hit", "Node", "NodeBrief",
     "NodeDetail", "OtherEdition", "Reference", "Rendering", "RulePage", "SameConcept", "SearchResult",
-    "Sources", "Term",
+    "Sources", "Suggestion", "Term",
 ]
 
 Sha256 = str
+
+
+class Suggestion(Contract):
+    """A rule or concept whose id or title is close to the one asked for."""
+
+    href: str
+    title: str
+    id: str
 
 
 class Error(Contract):
@@ -23,6 +31,8 @@ class Error(Contract):
 
     error: str
     status: int | None = None
+    suggestions: list[Suggestion] | None = Field(default=None, description="404: close ids.")
+    remedy: str | None = Field(default=None, description="503: the command that fixes it.")
 
 
 # --- nodes -------------------------------------------------------------------------------------

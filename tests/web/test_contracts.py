@@ -159,3 +159,14 @@ def test_citation_label_is_built_in_one_place(app: Any) -> None:
             '{% from "_macros.html" import cite_label %}[{{ cite_label("10e-core", [5, 8], 12) }}]'
         )
     assert shown == f"[{citation_label('10e-core', (5, 8), 12)}]"
+
+
+def test_errors_are_the_error_model(client: FlaskClient) -> None:
+    response = client.get("/api/rules/10e-core/faza-ryvk")
+    assert response.status_code == 404
+    data = response.get_json()
+    _check(contracts.Error, data)
+    assert data["suggestions"] and all(s["href"].startswith("/rules/") for s in data["suggestions"])
+    bad = client.get("/api/ask", query_string={"q": "x", "limit": "0"})
+    assert bad.status_code == 400
+    _check(contracts.Error, bad.get_json())

@@ -245,6 +245,8 @@ def _calc_batch(path: Path, flags: dict[str, Any]) -> None:
     try:
         for out in calculate_lines(lines):
             failed = failed or "error" in out
+            if "result" in out:
+                out["result"] = calc_json(out["result"])
             click.echo(json.dumps(out, ensure_ascii=False, separators=(",", ":")))
     except UnicodeDecodeError as exc:
         raise CalcError(f"calc: {str(path)!r} is not UTF-8 text ({exc.reason}); save it as UTF-8.") from exc

@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 
 from corpus.errors import IndexMissingError, QueryError, RulebaseError
 from corpus.models import EDITIONS
+from kb.contracts import Error, dump
 from kb.contracts.cite import citation_label
 from webapp.data import edition_label
 from webapp.guard import TimeBudgetExceeded
@@ -34,7 +35,7 @@ def _printable(text: str) -> str:
 def _error(status: int, title: str, message: str, **extra: Any) -> tuple[Response | str, int]:
     message = _printable(message)
     if _wants_json():
-        return jsonify({"error": message, "status": status, **extra}), status
+        return jsonify(dump(Error, {"error": message, "status": status, **extra})), status
     return render_template("error.html", status=status, title=title, message=message, **extra), status
 
 
