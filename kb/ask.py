@@ -23,6 +23,7 @@ from typing import Any
 
 from corpus.errors import QueryError
 from kb.analysis import lemma
+from kb.contracts.cite import citation_label, lines_label
 from kb.index import NodeFeatures
 from kb.query import NEAR_EDITIONS, ParsedQuery
 from kb.search import Hit, KnowledgeIndex, check_limit, fill_snippets, get_index, make_hit, search_parsed
@@ -427,8 +428,7 @@ def format_answer(result: dict[str, Any]) -> str:
         played = f" · вы играете: {card['played']}" if card.get("played") else ""
         lines += ["", f"[{card['kind']} · {card.get('source')}{played}]", card["text"]]
         for citation in card.get("citations", [])[:6]:
-            start, end = citation["lines"]
-            lines.append(f"  — {citation['source_id']}, " + (f"строка {start}" if start == end else f"строки {start}–{end}"))
+            lines.append(f"  — {citation_label(citation['source_id'], citation['lines'])}")
     faq = result.get("faq")
     if faq and card.get("source") != "faq":
         lines += ["", f"Похожий частый вопрос: {faq['question']}", f"  {faq['answer']}"]
@@ -457,12 +457,11 @@ def format_answer(result: dict[str, Any]) -> str:
     if result.get("other_editions"):
         lines += ["", "В других редакциях:"]
         for other in result["other_editions"]:
-            lines.append(f"  • {other['edition']}: {other['title']} ({other['source_id']}, строки {other['lines'][0]}–{other['lines'][1]})")
+            lines.append(f"  • {other['edition']}: {other['title']} ({citation_label(other['source_id'], other['lines'])})")
     return "\n".join(lines)
 
 
 def _citation(hit: dict[str, Any]) -> str:
     page = f", с. {hit['page']}" if hit.get("page") is not None else ""
-    start, end = hit["lines"]
-    span = f"строка {start}" if start == end else f"строки {start}–{end}"
+    span = lines_label(hit["lines"])
     return f"{hit['source_id']} ({hit['edition']}-я ред.{page}, {span})" if hit["edition"] != "kt" else f"{hit['source_id']} (Kill Team{page}, {span})"

@@ -31,7 +31,9 @@ def test_show_and_unknown_id_suggests(built: Path) -> None:
     rows = json.loads(runner.invoke(main, ["nodes", "--json", "--build-dir", str(built)]).output)
     leaf = next(r for r in rows if r["kind"] == "rule" and r["source_id"] == "kt")
     result = runner.invoke(main, ["show", leaf["id"], "--build-dir", str(built)])
-    assert result.exit_code == 0 and "строки" in result.output
+    start, end = leaf["lines"]
+    label = f"строка {start}" if start == end else f"строки {start}–{end}"
+    assert result.exit_code == 0 and label in result.output
     result = runner.invoke(main, ["show", leaf["id"] + "x", "--build-dir", str(built)])
     assert result.exit_code == 2 and "Did you mean" in result.output
 

@@ -15,6 +15,8 @@ from corpus.parser import parse_corpus
 from corpus.reader import find_source
 from kb.build import build as run_build
 from kb.build import default_build_dir
+from kb.contracts import Node, dump_list
+from kb.contracts.cite import lines_label
 from kb.knowledge import open_knowledge_base
 
 BUILD_DIR = click.option(
@@ -106,7 +108,7 @@ def show(node_id: str, as_json: bool, build_dir: Path | None) -> None:
     page = f", с. {node.page}" if node.page is not None else ""
     click.echo(" › ".join(reversed(trail)))
     click.echo(click.style(node.title, bold=True))
-    click.echo(f"{source.title} ({node.kind.value}{page}, строки {node.lines[0]}–{node.lines[1]})")
+    click.echo(f"{source.title} ({node.kind.value}{page}, {lines_label(node.lines)})")
     click.echo()
     click.echo(node.text_clean or node.title_clean)
 
@@ -136,7 +138,7 @@ def nodes(as_json: bool, source_id: str | None, build_dir: Path | None) -> None:
             }
             for n in all_nodes
         ]
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
+        click.echo(json.dumps(dump_list(Node, rows), ensure_ascii=False, indent=1))
         return
     for n in all_nodes:
         click.echo(f"{n.id}\t{n.kind.value}\t{n.lines[0]}-{n.lines[1]}")

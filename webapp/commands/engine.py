@@ -17,6 +17,8 @@ import click
 from corpus.errors import QueryError
 from engine.calc import CONTRACT_KEYS, calculate, calculate_lines
 from engine.errors import EngineError
+from kb.contracts import Example, dump_list
+from kb.contracts.calc import calc_json
 
 __all__ = ["COMMANDS", "CalcError"]
 
@@ -47,7 +49,7 @@ def examples(as_json: bool, ids: tuple[str, ...], printed: bool, sources: tuple[
         chosen = [e for e in chosen if any(c.source in sources for c in e.citations)]
     results = run_examples(chosen, parse_corpus().nodes)
     if as_json:
-        click.echo(json.dumps(results, ensure_ascii=False, indent=2, sort_keys=True))
+        click.echo(json.dumps(dump_list(Example, results), ensure_ascii=False, indent=2, sort_keys=True))
     else:
         for item in results:
             mark = "ok  " if item["ok"] else "FAIL"
@@ -224,7 +226,7 @@ def calc(file: Path | None, batch: Path | None, as_json: bool, **opts: Any) -> N
     except EngineError as exc:
         raise CalcError(f"calc: {exc}") from exc
     if as_json:
-        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        click.echo(json.dumps(calc_json(result), ensure_ascii=False, indent=2))
     else:
         _print_text(result)
 
@@ -243,6 +245,8 @@ def _calc_batch(path: Path, flags: dict[str, Any]) -> None:
     try:
         for out in calculate_lines(lines):
             failed = failed or "error" in out
+            if "result" in out:
+                out["result"] = calc_json(out["result"])
             click.echo(json.dumps(out, ensure_ascii=False, separators=(",", ":")))
     except UnicodeDecodeError as exc:
         raise CalcError(f"calc: {str(path)!r} is not UTF-8 text ({exc.reason}); save it as UTF-8.") from exc

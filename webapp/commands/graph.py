@@ -11,6 +11,8 @@ from typing import Any
 import click
 
 from kb.build import default_build_dir
+from kb.contracts import Concept, dump_list
+from kb.contracts.cite import citation_label
 from kb.graph import KnowledgeGraph
 from kb.knowledge import open_knowledge_base
 
@@ -31,10 +33,7 @@ def _dump(data: Any) -> None:
 
 def cite(passage: dict[str, Any]) -> str:
     """«Book, с. 58, строки 13–13» — the citation printed under each passage."""
-    page = f", с. {passage['page']}" if passage.get("page") is not None else ""
-    a, b = passage["lines"]
-    lines = f"строка {a}" if a == b else f"строки {a}–{b}"
-    return f"{passage['source_title']}{page}, {lines}"
+    return citation_label(passage["source_title"], passage["lines"], passage.get("page"))
 
 
 def _passage_lines(passage: dict[str, Any], width: int) -> list[str]:
@@ -116,7 +115,7 @@ def concepts(as_json: bool, build_dir: Path | None) -> None:
     kg = open_knowledge_base(build_dir or default_build_dir()).knowledge_graph()
     rows = kg.concepts_contract()
     if as_json:
-        _dump(rows)
+        _dump(dump_list(Concept, rows))
         return
     editions = ["6", "7", "kt", "10"]
     click.echo(f"{'concept':<28} {'english':<28} " + " ".join(f"{e:>7}" for e in editions) + "  (defines/mentions)")

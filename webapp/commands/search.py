@@ -14,6 +14,7 @@ from click.decorators import FC
 
 from corpus.errors import QueryError
 from corpus.models import EDITIONS
+from kb.contracts import Ask, SearchResult, dump
 
 BUILD_DIR = click.option(
     "--build-dir",
@@ -73,13 +74,14 @@ def search(query: str, edition: str | None, limit: int, as_json: bool, build_dir
     if as_json:
         click.echo(
             _dumps(
-                {
+                dump(SearchResult, {
                     "query": query,
+                    "question": query,
                     "edition": result.parsed.edition,
                     "concepts": result.parsed.concepts,
                     "did_you_mean": result.did_you_mean,
                     "hits": hits,
-                }
+                })
             )
         )
         return
@@ -151,14 +153,14 @@ def ask(
         for result in ask_batch(
             _rows(batch, name), edition=edition, limit=limit, build_dir=build_dir, use_faq=not no_faq, played=play
         ):
-            sys.stdout.write(_dumps(result) + "\n")
+            sys.stdout.write(_dumps(dump(Ask, result)) + "\n")
         sys.stdout.flush()
         return
     if question is None:
         raise click.UsageError("Ask a QUESTION (in quotes) or give --batch FILE.jsonl.")
     result = run_ask(question, edition=edition, limit=limit, build_dir=build_dir, use_faq=not no_faq, played=play)
     if as_json:
-        click.echo(_dumps(result))
+        click.echo(_dumps(dump(Ask, result)))
         return
     click.echo(format_answer(result))
 

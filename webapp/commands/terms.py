@@ -11,6 +11,7 @@ import click
 
 from corpus.errors import QueryError
 from corpus.reader import find_source
+from kb.contracts import Term, dump_list
 from kb.terms import (
     Concept,
     KwicRow,
@@ -113,7 +114,7 @@ def _print_concept(concept: Concept, source_id: str | None) -> None:
 def _emit(fmt: str | None, concepts: list[Concept] | None, source_id: str | None) -> bool:
     index = default_index()
     if fmt == "json":
-        click.echo(json.dumps(to_records(index, concepts, source_id), ensure_ascii=False, indent=1))
+        click.echo(json.dumps(dump_list(Term, to_records(index, concepts, source_id)), ensure_ascii=False, indent=1))
     elif fmt == "tbx":
         click.echo(to_tbx(index, concepts, source_id), nl=False)
     elif fmt == "csv":

@@ -14,6 +14,8 @@ from werkzeug.exceptions import HTTPException
 
 from corpus.errors import IndexMissingError, QueryError, RulebaseError
 from corpus.models import EDITIONS
+from kb.contracts import Error, dump
+from kb.contracts.cite import citation_label
 from webapp.data import edition_label
 from webapp.guard import TimeBudgetExceeded
 from webapp.render import STATUS_LABELS, bar_chart_svg, flat, number, percent
@@ -33,7 +35,7 @@ def _printable(text: str) -> str:
 def _error(status: int, title: str, message: str, **extra: Any) -> tuple[Response | str, int]:
     message = _printable(message)
     if _wants_json():
-        return jsonify({"error": message, "status": status, **extra}), status
+        return jsonify(dump(Error, {"error": message, "status": status, **extra})), status
     return render_template("error.html", status=status, title=title, message=message, **extra), status
 
 
@@ -84,6 +86,7 @@ def register(app: Flask) -> None:
     warm.install(app)
 
     app.jinja_env.filters["edition_label"] = edition_label
+    app.jinja_env.filters["citation_label"] = citation_label
     app.jinja_env.filters["percent"] = percent
     app.jinja_env.filters["flat"] = flat
     app.jinja_env.filters["number"] = number

@@ -6,12 +6,12 @@ Every route is listed in :data:`webapp.views.openapi.OPENAPI` (a test checks tha
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Blueprint, Response, abort, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from corpus.errors import QueryError
-from webapp.views.common import clean_query, current_build, node_json, parse_edition, parse_limit
+from kb.contracts import Ask, Concept, RulePage, SearchResult, Sources, Term, dump, dump_list
+from kb.contracts.calc import calc_json
+from webapp.views.common import clean_query, current_build, parse_edition, parse_limit
 
 __all__ = ["bp"]
 
@@ -35,7 +35,7 @@ def ask() -> Response:
     question, edition, limit = _question()
     result = run_ask(current_build(), question, edition, limit, played_edition())
     result.pop("engine", None)
-    return jsonify(result)
+    return jsonify(dump(Ask, result))
 
 
 @bp.route("/search")
@@ -47,67 +47,36 @@ def search() -> Response:
 
     found = kb_search(question, edition=edition, limit=limit, build_dir=build.path)
     hits = [h.to_json() for h in found.hits]
-    return jsonify({"question": question, "edition": edition, "did_you_mean": found.did_you_mean, "hits": hits})
+    out = {"query": question, "question": question, "edition": edition, "concepts": found.parsed.concepts,
+           "did_you_mean": found.did_you_mean, "hits": hits}
+    return jsonify(dump(SearchResult, out))
 
 
 @bp.route("/rules/<path:node_id>")
 def rule(node_id: str) -> Response:
-    """One node with its breadcrumb, parent, children, neighbours and same-concept rules."""
-    from webapp.views.common import citation
+    """One node with its breadcrumb, parent, children, neighbours and same-concept rules (the rule
+    page's data, :func:`webapp.views.rules.rule_page`)."""
+    from webapp.views.rules import rule_page
 
     build = current_build()
-    node = build.nodes.get(node_id.strip("/"))
-    if node is None:
-        abort(404)
-    prev, nxt = build.neighbours(node)
-
-    def brief(n: Any) -> dict[str, Any] | None:
-        if n is None:
-            return None
-        return {"id": n.id, "title": n.title, "kind": n.kind.value, "edition": n.edition, "lines": list(n.lines)}
-
-    refs_out, refs_in = build.references(node)
-    return jsonify(
-        {
-            "node": node_json(build, node),
-            "citation": citation(build, node),
-            "breadcrumb": [brief(n) for n in build.trail(node)],
-            "parent": brief(build.nodes.get(node.parent_id or "")),
-            "children": [brief(n) for n in build.children.get(node.id, [])],
-            "previous": brief(prev),
-            "next": brief(nxt),
-            "same_concept": [{"concept": cid, **(brief(n) or {})} for cid, n in build.same_concept(node)],
-            "refers_to": [{"text": text, **(brief(n) or {})} for text, n in refs_out],
-            "referred_by": [brief(n) for n in refs_in],
-            "examples": [e.get("id") for e in build.examples_for(node)],
-            "diagrams": [
-                {"example": e.get("id"), "svg": e["svg"], "figure": e.get("figure")}
-                for e in build.examples_for(node)
-                if isinstance(e.get("svg"), str)
-            ],
-        }
-    )
+    return jsonify(dump(RulePage, rule_page(build, node_id).to_json()))
 
 
 @bp.route("/concepts")
 def concepts() -> Response:
     """Every concept with the rules that define or mention it (``rulekb concepts --json``)."""
-    from webapp.views.concepts import concept_json
+    from webapp.views.concepts import concept_ids, concept_json
 
     build = current_build()
-    ids = sorted(set(build.concepts) | set(build.concept_nodes))
-    return jsonify([concept_json(build, build.concepts.get(cid), cid) for cid in ids])
+    ids = concept_ids(build)
+    return jsonify(dump_list(Concept, (concept_json(build, build.concepts.get(cid), cid) for cid in ids)))
 
 
 @bp.route("/concepts/<path:concept_id>")
 def concept(concept_id: str) -> Response:
-    from webapp.views.concepts import concept_json
+    from webapp.views.concepts import concept_page
 
-    build = current_build()
-    item = build.concepts.get(concept_id)
-    if item is None and concept_id not in build.concept_nodes:
-        abort(404)
-    return jsonify(concept_json(build, item, concept_id))
+    return jsonify(dump(Concept, concept_page(current_build(), concept_id).to_json()))
 
 
 @bp.route("/terms")
@@ -115,14 +84,15 @@ def terms() -> Response:
     """The termbase (``rulekb terms --json``)."""
     from webapp.views.terms import terms_json
 
-    return jsonify(terms_json(current_build()))
+    return jsonify(dump_list(Term, terms_json(current_build())))
 
 
 @bp.route("/sources")
 def sources() -> Response:
     """The books: the ``sources`` of ``build/manifest.json``, plus parse issues."""
-    build = current_build()
-    return jsonify({"sources": list(build.sources.values()), "issues": build.issues})
+    from webapp.views.pages import sources_data
+
+    return jsonify(dump(Sources, sources_data(current_build())))
 
 
 @bp.route("/calc", methods=["GET", "POST"])
@@ -136,7 +106,7 @@ def calc() -> Response | tuple[Response, int]:
         profile = read_json_body(request.get_data(cache=False), request.mimetype)
     else:
         profile = profile_from_args(request.args)
-    return jsonify(calculate(profile))
+    return jsonify(calc_json(calculate(profile)))
 
 
 @bp.route("/openapi.json")

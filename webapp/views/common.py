@@ -9,6 +9,7 @@ from flask import current_app, g, url_for
 
 from corpus.errors import QueryError
 from corpus.models import EDITIONS, RuleNode
+from kb.contracts.cite import citation_label
 from webapp.data import Build, edition_label, get_build
 from webapp.guard import absolute
 
@@ -98,16 +99,15 @@ def citation(build: Build, node: RuleNode) -> dict[str, Any]:
     """Book, edition, page and lines of a node, and its permalink."""
     source = build.source(node.source_id)
     start, end = node.lines
-    lines = f"строка {start}" if start == end else f"строки {start}–{end}"
-    page = f"с. {node.page}" if node.page is not None else ""
+    title = source.get("title", node.source_id)
     return {
-        "book": source.get("title", node.source_id),
+        "book": title,
         "edition": node.edition,
         "edition_label": edition_label(node.edition),
         "page": node.page,
         "lines": [start, end],
-        "text": ", ".join(part for part in (source.get("title", node.source_id), page, lines) if part),
-        "short": ", ".join(part for part in (node.source_id, page, lines) if part),
+        "text": citation_label(title, node.lines, node.page),
+        "short": citation_label(node.source_id, node.lines, node.page),
         "sha256": source.get("sha256", ""),
         "permalink": absolute(url_for("rules.rule", node_id=node.id), base_url()),
     }

@@ -3,6 +3,7 @@ where one applies, and the renderings per book."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, render_template
@@ -10,10 +11,10 @@ from flask import Blueprint, abort, render_template
 from corpus.errors import RulebaseError
 from webapp.data import Build, Concept
 from webapp.views.common import citation, current_build
-from webapp.views.compare import comparisons_for
+from webapp.views.compare import Comparison, comparisons_for
 from webapp.views.rules import render_node
 
-__all__ = ["bp", "concept_json", "edition_columns"]
+__all__ = ["ConceptPageData", "bp", "concept_ids", "concept_json", "concept_page", "edition_columns"]
 
 bp = Blueprint("concepts", __name__)
 
@@ -52,12 +53,40 @@ def edition_columns(build: Build, concept_id: str) -> list[dict[str, Any]]:
     return columns
 
 
+@dataclass
+class ConceptPageData:
+    """What a concept page shows and ``/api/concepts/{id}`` serves, computed once for both."""
+
+    concept_id: str
+    concept: Concept | None
+    nodes: list[dict[str, Any]]
+    comparisons: tuple[Comparison, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The :class:`kb.contracts.Concept` object: the ``concepts --json`` fields and the termbase entry."""
+        data: dict[str, Any] = self.concept.to_json() if self.concept else {"concept": self.concept_id}
+        data["nodes"] = self.nodes
+        data["comparisons"] = [c.to_json() for c in self.comparisons]
+        return data
+
+
+def concept_page(build: Build, concept_id: str) -> ConceptPageData:
+    """The data of one concept page (404 for a concept neither the termbase nor the graph knows)."""
+    item = build.concepts.get(concept_id)
+    if item is None and concept_id not in build.concept_nodes:
+        abort(404)
+    return ConceptPageData(concept_id, item, build.concept_nodes.get(concept_id, []), comparisons_for(concept_id))
+
+
+def concept_ids(build: Build) -> list[str]:
+    """Every concept of the build: the termbase's and those only the graph links."""
+    return sorted(set(build.concepts) | set(build.concept_nodes))
+
+
 def concept_json(build: Build, concept: Concept | None, concept_id: str) -> dict[str, Any]:
     """The ``rulekb concepts --json`` object for one concept, plus its termbase entry."""
-    data: dict[str, Any] = concept.to_json() if concept else {"concept": concept_id}
-    data["nodes"] = build.concept_nodes.get(concept_id, [])
-    data["comparisons"] = [c.to_json() for c in comparisons_for(concept_id)]
-    return data
+    page = ConceptPageData(concept_id, concept, build.concept_nodes.get(concept_id, []), comparisons_for(concept_id))
+    return page.to_json()
 
 
 @bp.route("/concepts")
@@ -70,19 +99,17 @@ def index() -> str:
 @bp.route("/concepts/<path:concept_id>")
 def concept(concept_id: str) -> str:
     build = current_build()
-    item = build.concepts.get(concept_id)
-    if item is None and concept_id not in build.concept_nodes:
-        abort(404)
+    page = concept_page(build, concept_id)
     columns = edition_columns(build, concept_id)
     bodies = {n.id: render_node(build, n) for col in columns for n in col["nodes"]}
     cites = {n.id: citation(build, n) for col in columns for n in col["nodes"]}
     return render_template(
         "concept.html",
-        concept=item,
+        concept=page.concept,
         concept_id=concept_id,
         columns=columns,
         bodies=bodies,
         cites=cites,
-        comparisons=comparisons_for(concept_id),
+        comparisons=page.comparisons,
         sources=build.sources,
     )

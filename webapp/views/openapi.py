@@ -1,12 +1,42 @@
-"""The OpenAPI 3.1 description of ``/api/``, written by hand (a test checks it lists every route)."""
+"""The OpenAPI 3.1 description of ``/api/``: the paths, parameters and limits written here, every
+schema generated from the contract models of :mod:`kb.contracts` (pydantic's JSON Schema), so the
+document cannot drift from what the routes serialise (a test checks it lists every route)."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
-__all__ = ["document"]
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
 
-_ERROR = {"$ref": "#/components/schemas/Error"}
+from corpus.models import EDITIONS
+from kb import contracts
+
+__all__ = ["document", "schemas"]
+
+_REF = "#/components/schemas/{model}"
+#: The contract models the document describes; each is a component schema under its own name.
+MODELS: tuple[type[BaseModel], ...] = (
+    contracts.Error, contracts.Hit, contracts.Node, contracts.NodeDetail, contracts.Concept, contracts.Term,
+    contracts.SearchResult, contracts.Ask, contracts.RulePage, contracts.Sources, contracts.AttackResult,
+    contracts.TestResult, contracts.Example,
+)
+
+
+def _ref(model: type[BaseModel]) -> dict[str, str]:
+    return {"$ref": _REF.format(model=model.__name__)}
+
+
+@cache
+def schemas() -> dict[str, Any]:
+    """Every component schema, generated from :data:`MODELS` (and the models they use)."""
+    _, top = models_json_schema([(m, "validation") for m in MODELS], ref_template=_REF)
+    defs: dict[str, Any] = top.get("$defs", {})
+    return defs
+
+
+_ERROR = _ref(contracts.Error)
 
 
 def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
@@ -53,7 +83,7 @@ def _path(name: str, description: str) -> dict[str, Any]:
     return {"name": name, "in": "path", "required": True, "description": description, "schema": {"type": "string"}}
 
 
-EDITION = {"type": "string", "enum": ["6", "7", "10", "kt"]}
+EDITION = {"type": "string", "enum": list(EDITIONS)}
 
 
 def _calc_parameters() -> list[dict[str, Any]]:
@@ -70,127 +100,7 @@ def document(max_limit: int) -> dict[str, Any]:
     q = _query("q", "The question, in Russian, English or slang (at most 500 characters).", {"type": "string"}, True)
     edition = _query("edition", "Only this edition (empty: all).", EDITION)
     limit = _query("limit", "How many hits.", {"type": "integer", "minimum": 1, "maximum": max_limit, "default": 5})
-    hit = {
-        "type": "object",
-        "required": ["node_id", "title", "edition", "source_id", "source_sha256", "lines", "page", "score", "snippet"],
-        "properties": {
-            "node_id": {"type": "string"},
-            "title": {"type": "string"},
-            "edition": EDITION,
-            "source_id": {"type": "string"},
-            "source_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
-            "lines": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
-            "page": {"type": ["integer", "null"]},
-            "score": {"type": "number"},
-            "snippet": {"type": "string"},
-        },
-    }
-    ask = {
-        "type": "object",
-        "required": ["id", "question", "edition", "concepts", "answer", "hits"],
-        "properties": {
-            "id": {"type": ["string", "null"]},
-            "question": {"type": "string"},
-            "edition": {"oneOf": [EDITION, {"type": "null"}]},
-            "concepts": {"type": "array", "items": {"type": "string"}},
-            "answer": {
-                "oneOf": [
-                    {
-                        "type": "object",
-                        "required": ["text", "node_id"],
-                        "properties": {"text": {"type": "string"}, "node_id": {"type": "string"}},
-                    },
-                    {"type": "null"},
-                ]
-            },
-            "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
-            "faq": {"type": ["object", "null"]},
-            "other_editions": {"type": "array", "items": {"type": "object"}},
-            "did_you_mean": {"type": ["string", "null"]},
-        },
-    }
-    node = {
-        "type": "object",
-        "required": ["id", "source_id", "source_sha256", "edition", "kind", "title", "parent_id", "lines", "page"],
-        "properties": {
-            "id": {"type": "string"},
-            "source_id": {"type": "string"},
-            "source_sha256": {"type": "string"},
-            "edition": EDITION,
-            "kind": {"type": "string"},
-            "title": {"type": "string"},
-            "parent_id": {"type": ["string", "null"]},
-            "lines": {"type": "array", "items": {"type": "integer"}},
-            "page": {"type": ["integer", "null"]},
-            "text": {"type": "string"},
-        },
-    }
-    term = {
-        "type": "object",
-        "required": ["concept", "english", "category", "definition", "aliases", "renderings"],
-        "properties": {
-            "concept": {"type": "string"},
-            "english": {"type": "string"},
-            "category": {"type": "string"},
-            "definition": {"type": "string"},
-            "aliases": {"type": "array", "items": {"type": "string"}},
-            "renderings": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "source_id": {"type": "string"},
-                        "source_sha256": {"type": "string"},
-                        "text": {"type": "string"},
-                        "status": {"type": "string", "enum": ["preferred", "admitted", "deprecated", "mistranslation"]},
-                        "count": {"type": "integer"},
-                        "lines": {"type": "array", "items": {"type": "integer"}},
-                    },
-                },
-            },
-        },
-    }
-    concept = {
-        "type": "object",
-        "required": ["concept", "nodes"],
-        "properties": {
-            "concept": {"type": "string"},
-            "english": {"type": "string"},
-            "category": {"type": "string"},
-            "nodes": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "node_id": {"type": "string"},
-                        "source_id": {"type": "string"},
-                        "source_sha256": {"type": "string"},
-                        "edition": EDITION,
-                        "lines": {"type": "array", "items": {"type": "integer"}},
-                        "role": {"type": "string", "enum": ["defines", "mentions"]},
-                    },
-                },
-            },
-            "comparisons": {"type": "array", "items": {"type": "object"}},
-        },
-    }
-    fraction = {"type": "string", "description": "An exact probability as a fraction, e.g. \"25/36\"."}
-    calc = {
-        "type": "object",
-        "required": ["edition", "expected", "distributions"],
-        "properties": {
-            "edition": {"type": "string"},
-            "expected": {"type": "object", "additionalProperties": {"type": ["number", "string"]}},
-            "distributions": {
-                "type": "object",
-                "additionalProperties": {
-                    "type": "array",
-                    "items": {"type": "array", "prefixItems": [{"type": "integer"}, fraction]},
-                },
-            },
-            "steps": {"type": "array"},
-        },
-    }
+    calc = {"oneOf": [_ref(contracts.AttackResult), _ref(contracts.TestResult)]}
     limits_text, limits_extra = _calc_limits()
     return {
         "openapi": "3.1.0",
@@ -208,7 +118,7 @@ def document(max_limit: int) -> dict[str, Any]:
                 "get": {
                     "summary": "Answer a question: the answer sentence, FAQ entry, concepts and cited hits.",
                     "parameters": [q, edition, limit],
-                    "responses": {"200": _json(ask, "The ask object."), **_errors(400, 503)},
+                    "responses": {"200": _json(_ref(contracts.Ask), "The ask object."), **_errors(400, 503)},
                 }
             },
             "/api/search": {
@@ -216,18 +126,7 @@ def document(max_limit: int) -> dict[str, Any]:
                     "summary": "Ranked rule passages for a query.",
                     "parameters": [q, edition, limit],
                     "responses": {
-                        "200": _json(
-                            {
-                                "type": "object",
-                                "properties": {
-                                    "question": {"type": "string"},
-                                    "edition": {"oneOf": [EDITION, {"type": "null"}]},
-                                    "did_you_mean": {"type": ["string", "null"]},
-                                    "hits": {"type": "array", "items": {"$ref": "#/components/schemas/Hit"}},
-                                },
-                            },
-                            "Hits, best first.",
-                        ),
+                        "200": _json(_ref(contracts.SearchResult), "Hits, best first."),
                         **_errors(400, 503),
                     },
                 }
@@ -237,26 +136,7 @@ def document(max_limit: int) -> dict[str, Any]:
                     "summary": "One rule node with its citation, breadcrumb, parent, children and neighbours.",
                     "parameters": [_path("node_id", "A node id such as `6e-assault/...` (slashes allowed).")],
                     "responses": {
-                        "200": _json(
-                            {
-                                "type": "object",
-                                "properties": {
-                                    "node": {"$ref": "#/components/schemas/Node"},
-                                    "citation": {"type": "object"},
-                                    "breadcrumb": {"type": "array"},
-                                    "parent": {"type": ["object", "null"]},
-                                    "children": {"type": "array"},
-                                    "previous": {"type": ["object", "null"]},
-                                    "next": {"type": ["object", "null"]},
-                                    "same_concept": {"type": "array"},
-                                    "refers_to": {"type": "array"},
-                                    "referred_by": {"type": "array"},
-                                    "examples": {"type": "array", "items": {"type": "string"}},
-                                    "diagrams": {"type": "array", "items": {"type": "object", "properties": {"example": {"type": "string"}, "svg": {"type": "string"}, "figure": {"type": ["object", "null"]}}}},
-                                },
-                            },
-                            "The node and its neighbours.",
-                        ),
+                        "200": _json(_ref(contracts.RulePage), "The node and its neighbours."),
                         **_errors(404, 503),
                     },
                 }
@@ -265,7 +145,7 @@ def document(max_limit: int) -> dict[str, Any]:
                 "get": {
                     "summary": "Every concept with the rules that define or mention it.",
                     "responses": {
-                        "200": _json({"type": "array", "items": {"$ref": "#/components/schemas/Concept"}}, "Concepts."),
+                        "200": _json({"type": "array", "items": _ref(contracts.Concept)}, "Concepts."),
                         **_errors(503),
                     },
                 }
@@ -274,14 +154,14 @@ def document(max_limit: int) -> dict[str, Any]:
                 "get": {
                     "summary": "One concept: termbase entry, rules per edition, engine comparisons.",
                     "parameters": [_path("concept_id", "An English concept id such as `overwatch`.")],
-                    "responses": {"200": _json(concept, "The concept."), **_errors(404, 503)},
+                    "responses": {"200": _json(_ref(contracts.Concept), "The concept."), **_errors(404, 503)},
                 }
             },
             "/api/terms": {
                 "get": {
                     "summary": "The termbase: renderings per book with status, count and lines.",
                     "responses": {
-                        "200": _json({"type": "array", "items": term}, "Every concept of the termbase."),
+                        "200": _json({"type": "array", "items": _ref(contracts.Term)}, "Every concept of the termbase."),
                         **_errors(503),
                     },
                 }
@@ -289,7 +169,7 @@ def document(max_limit: int) -> dict[str, Any]:
             "/api/sources": {
                 "get": {
                     "summary": "The books: edition, translation, credits, hashes, node counts, parse issues.",
-                    "responses": {"200": _json({"type": "object"}, "Sources and issues."), **_errors(503)},
+                    "responses": {"200": _json(_ref(contracts.Sources), "Sources and issues."), **_errors(503)},
                 }
             },
             "/api/calc": {
@@ -317,16 +197,5 @@ def document(max_limit: int) -> dict[str, Any]:
                 }
             },
         },
-        "components": {
-            "schemas": {
-                "Error": {
-                    "type": "object",
-                    "required": ["error"],
-                    "properties": {"error": {"type": "string"}, "status": {"type": "integer"}},
-                },
-                "Hit": hit,
-                "Node": node,
-                "Concept": concept,
-            }
-        },
+        "components": {"schemas": schemas()},
     }

@@ -3,6 +3,7 @@ neighbours and children, the same concept in other editions, and worked examples
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, abort, render_template, url_for
@@ -10,10 +11,10 @@ from flask import Blueprint, abort, render_template, url_for
 from corpus.models import RuleNode
 from webapp.data import Build
 from webapp.render import RenderContext, TermMatcher, TermSense, render_text
-from webapp.views.common import citation, current_build
+from webapp.views.common import citation, current_build, node_json
 from webapp.views.examples import example_view
 
-__all__ = ["bp", "render_node", "term_context"]
+__all__ = ["RulePageData", "bp", "render_node", "rule_page", "term_context"]
 
 bp = Blueprint("rules", __name__)
 
@@ -62,36 +63,101 @@ def _table(node: RuleNode) -> list[list[str]]:
     return [line.split() for line in (node.text_clean or node.text).split("\n") if line.strip()]
 
 
-@bp.route("/rules/<path:node_id>")
-def rule(node_id: str) -> str:
-    build = current_build()
+def _brief(node: RuleNode | None) -> dict[str, Any] | None:
+    if node is None:
+        return None
+    return {"id": node.id, "title": node.title, "kind": node.kind.value, "edition": node.edition, "lines": list(node.lines)}
+
+
+@dataclass
+class RulePageData:
+    """What the rule page shows and ``/api/rules/{node_id}`` serves, computed once for both."""
+
+    build: Build
+    node: RuleNode
+    cite: dict[str, Any]
+    trail: list[RuleNode]
+    parent: RuleNode | None
+    children: list[RuleNode]
+    previous: RuleNode | None
+    next: RuleNode | None
+    same: list[tuple[str, RuleNode]]
+    refs_out: list[tuple[str, RuleNode]]
+    refs_in: list[RuleNode]
+    examples: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The :class:`kb.contracts.RulePage` object."""
+        return {
+            "node": node_json(self.build, self.node),
+            "citation": self.cite,
+            "breadcrumb": [_brief(n) for n in self.trail],
+            "parent": _brief(self.parent),
+            "children": [_brief(n) for n in self.children],
+            "previous": _brief(self.previous),
+            "next": _brief(self.next),
+            "same_concept": [{"concept": cid, **(_brief(n) or {})} for cid, n in self.same],
+            "refers_to": [{"text": text, **(_brief(n) or {})} for text, n in self.refs_out],
+            "referred_by": [_brief(n) for n in self.refs_in],
+            "examples": [e.get("id") for e in self.examples],
+            "diagrams": [
+                {"example": e.get("id"), "svg": e["svg"], "figure": e.get("figure")}
+                for e in self.examples
+                if isinstance(e.get("svg"), str)
+            ],
+        }
+
+
+def rule_page(build: Build, node_id: str) -> RulePageData:
+    """The data of one rule page (404 for an unknown id)."""
     node = build.nodes.get(node_id.strip("/"))
     if node is None:
         abort(404)
     prev, nxt = build.neighbours(node)
-    out_refs, in_refs = build.references(node)
+    refs_out, refs_in = build.references(node)
+    return RulePageData(
+        build=build,
+        node=node,
+        cite=citation(build, node),
+        trail=build.trail(node),
+        parent=build.nodes.get(node.parent_id or ""),
+        children=build.children.get(node.id, []),
+        previous=prev,
+        next=nxt,
+        same=build.same_concept(node),
+        refs_out=refs_out,
+        refs_in=refs_in,
+        examples=build.examples_for(node),
+    )
+
+
+@bp.route("/rules/<path:node_id>")
+def rule(node_id: str) -> str:
+    build = current_build()
+    page = rule_page(build, node_id)
+    node = page.node
     concepts = [build.concepts[c] for c in build.node_concepts(node) if c in build.concepts]
     return render_template(
         "rule.html",
         node=node,
-        trail=build.trail(node),
+        trail=page.trail,
         source=build.source(node.source_id),
-        cite=citation(build, node),
+        cite=page.cite,
         body=render_node(build, node) if node.is_leaf and node.kind.value != "table" else None,
         table=_table(node) if node.kind.value == "table" else None,
-        children=build.children.get(node.id, []),
+        children=page.children,
         child_bodies={
             child.id: render_node(build, child)
-            for child in build.children.get(node.id, [])
+            for child in page.children
             if child.is_leaf and child.kind.value != "table"
         },
-        prev=prev,
-        next=nxt,
-        same=build.same_concept(node),
-        refs_out=[target for _, target in out_refs],
-        refs_in=in_refs,
+        prev=page.previous,
+        next=page.next,
+        same=page.same,
+        refs_out=[target for _, target in page.refs_out],
+        refs_in=page.refs_in,
         concepts=concepts,
-        examples=[example_view(e) for e in build.examples_for(node)],
+        examples=[example_view(e) for e in page.examples],
     )
 
 

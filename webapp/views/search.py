@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 
 from corpus.errors import QueryError
 from kb.analysis import lemmas, tokens
+from kb.contracts.cite import citation_label
 from webapp.data import Build
 from webapp.views.common import clean_query, current_build, parse_edition
 
@@ -164,15 +165,13 @@ def display_hits(build: Build, hits: list[dict[str, Any]], question: str = "") -
         if node is None:
             continue
         source = build.source(node.source_id)
-        start, end = node.lines
-        where = [f"с. {node.page}" if node.page is not None else "", f"строки {start}–{end}" if end > start else f"строка {start}"]
         out.append(
             {
                 **hit,
                 "node": node,
                 "breadcrumb": build.breadcrumb(node),
                 "book": source.get("title", node.source_id),
-                "where": ", ".join(w for w in where if w),
+                "where": citation_label("", node.lines, node.page),
                 "snippet_markup": marked_snippet(str(hit["snippet"]))
                 if "<b>" in str(hit.get("snippet") or "")
                 else highlight(str(hit.get("snippet") or node.text_clean[:300]), question),
