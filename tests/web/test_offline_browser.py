@@ -215,7 +215,9 @@ def test_offline_after_one_visit_and_a_new_build_replaces_the_cache(
             page.goto(asked)
             assert page.locator("ol.results a.hit-title").all_inner_texts() == online_titles
             assert page.locator("#offline-notice").is_visible()
-            assert site.paths(seen) == [], site.paths(seen)  # nothing reached the server
+            # Nothing the pages asked for reached the server. The browser's own update check of the
+            # service worker script runs outside the page's emulated network and may come at any time.
+            assert [p for p in site.paths(seen) if p != "/sw.js"] == [], site.paths(seen)
             context.set_offline(False)
 
             # a new build: the worker is replaced and the old cache deleted
@@ -235,7 +237,7 @@ def test_offline_after_one_visit_and_a_new_build_replaces_the_cache(
             seen = len(site.requests)
             page.goto(rule_url)
             assert page.locator("article.rule h1").inner_text().strip() == (node.title_clean or node.title).strip()
-            assert site.paths(seen) == []
+            assert [p for p in site.paths(seen) if p != "/sw.js"] == [], site.paths(seen)
         finally:
             context.close()
     assert not errors, errors
