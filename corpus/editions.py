@@ -22,9 +22,12 @@ __all__ = [
     "Edition",
     "by_id",
     "chronological",
+    "chronological_rank",
     "display_order",
+    "display_rank",
     "edition_css",
     "editions",
+    "family_of",
     "labels",
     "load_editions",
     "near_editions",
@@ -128,6 +131,12 @@ def chronological_rank(edition: str) -> tuple[int, str]:
     """Sort key: an edition's place in :func:`chronological` (unknown codes last)."""
     order = chronological()
     return (order.index(edition) if edition in order else len(order), edition)
+
+
+def family_of(edition: str) -> tuple[str, ...]:
+    """``edition`` and the editions that share its rules, from the oldest to the newest."""
+    family = by_id()[edition].family
+    return tuple(e for e in chronological() if by_id()[e].family == family)
 
 
 def near_editions() -> dict[str, frozenset[str]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from corpus.editions import near_editions
 from corpus.errors import QueryError
 from corpus.models import EDITIONS
 from kb.analysis import fold
@@ -19,13 +20,9 @@ from kb.analysis import fold
 MAX_QUERY_CHARS = 2000
 #: Known edition codes (see :data:`corpus.models.EDITIONS`).
 EDITION_CODES = tuple(EDITIONS)
-#: Editions whose rules are close relatives (the Kill Team supplement sits on 6th/7th).
-NEAR_EDITIONS: dict[str, frozenset[str]] = {
-    "6": frozenset({"7", "kt"}),
-    "7": frozenset({"6", "kt"}),
-    "kt": frozenset({"6", "7"}),
-    "10": frozenset(),
-}
+#: Editions whose rules are close relatives (one ``family`` in ``sources.toml``: the Kill Team supplement
+#: sits on 6th/7th).
+NEAR_EDITIONS: dict[str, frozenset[str]] = near_editions()
 
 # --- cleaning ---------------------------------------------------------------------------------
 
