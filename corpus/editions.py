@@ -8,11 +8,12 @@ module. Adding an edition needs only an ``[[edition]]`` entry (and sources that 
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from functools import cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from corpus.errors import CorpusError
 
@@ -66,6 +67,23 @@ class Edition(BaseModel):
     """Badge colour on a light background."""
     colour_dark: str = Field(pattern=_COLOUR)
     """Badge colour on a dark background."""
+    number: str = Field("", pattern=r"^[0-9]*$")
+    """The edition's number, if it has one: a question names it as «10th», «10-ка», «в 10-й редакции»."""
+    mentions: tuple[str, ...] = ()
+    """More regexes that name the edition in a question (on folded text; ``{edition}`` stands for the word
+    «редакция» in its forms)."""
+    mention_is_term: bool = False
+    """The edition's name is also a term of its texts («Kill Team»): a question keeps it as a search word."""
+
+    @field_validator("mentions")
+    @classmethod
+    def _compiles(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for pattern in value:
+            try:
+                re.compile(pattern.replace("{edition}", "x"))
+            except re.error as exc:
+                raise ValueError(f"mention {pattern!r} is not a valid regex ({exc})") from exc
+        return value
 
 
 def load_editions(path: Path = MANIFEST) -> tuple[Edition, ...]:
