@@ -72,6 +72,8 @@ class Edition(BaseModel):
     mentions: tuple[str, ...] = ()
     """More regexes that name the edition in a question (on folded text; ``{edition}`` stands for the word
     «редакция» in its forms)."""
+    aliases: tuple[str, ...] = ()
+    """Other spellings the edition filter (``?edition=``) accepts («10th», «killteam»)."""
     mention_is_term: bool = False
     """The edition's name is also a term of its texts («Kill Team»): a question keeps it as a search word."""
 

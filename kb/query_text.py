@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from corpus.editions import Edition, by_id, display_order, near_editions
+from corpus.editions import Edition, by_id, chronological, display_order, near_editions
 from corpus.errors import QueryError
 from corpus.models import EDITIONS
 from kb.analysis import fold
@@ -104,7 +104,7 @@ _DICE_WORD = re.compile(r"^(?:\d\s?-?\s?(?:ка|ке|ки|ку|кой)|шест�
 
 
 #: The edition a comparison with one named edition is made against.
-NEWEST_EDITION = "10"
+NEWEST_EDITION = chronological()[-1]
 _COMPARISON = re.compile(
     r"изменил|поменял|отлича|отличи|разниц|по сравнению|\bбыло\b.*\bстало\b|"
     r"\bvs\.?\b|versus|differ|comparison|compared? (?:with|to) the|changed|change[sd]? (?:from|since|between)",
