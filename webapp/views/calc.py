@@ -315,6 +315,7 @@ def calc() -> str | tuple[str, int]:
         values=values,
         ticked=ticked,
         abilities=ABILITY_FLAGS,
+        abilities_editions=_TENTH,
         results=results,
         error=error,
         result_labels=RESULT_LABELS,
