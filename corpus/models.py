@@ -6,15 +6,13 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from corpus.editions import labels
+
 __all__ = ["EDITIONS", "HeadingPattern", "NodeKind", "ParseIssue", "RuleNode", "Source", "SourceParserSettings"]
 
-#: Editions a source may declare. ``kt`` is the Kill Team supplement of the 6th/7th-edition era.
-EDITIONS: dict[str, str] = {
-    "6": "6-я редакция",
-    "7": "7-я редакция",
-    "10": "10-я редакция",
-    "kt": "Kill Team",
-}
+#: Editions a source may declare (code → Russian label), from the ``[[edition]]`` entries of
+#: ``sources.toml`` (see :mod:`corpus.editions`). ``kt`` is the Kill Team supplement of the 6th/7th-edition era.
+EDITIONS: dict[str, str] = labels()
 
 
 class NodeKind(StrEnum):

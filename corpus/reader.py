@@ -7,7 +7,6 @@ Line numbers are citations: ``lines[0]`` is line 1, split on ``\\n`` exactly as 
 from __future__ import annotations
 
 import hashlib
-import os
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -15,6 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from corpus.editions import CORPUS_DIR, MANIFEST, load_editions
 from corpus.errors import CorpusError
 from corpus.models import EDITIONS, Source
 
@@ -27,10 +27,6 @@ __all__ = [
     "read_source",
 ]
 
-#: The folder holding ``sources.toml`` and ``sources/``: this package's own, or another corpus laid out
-#: the same way named by ``RULEKB_CORPUS`` (benchmarks/scale.py builds larger corpora that way).
-CORPUS_DIR = Path(os.environ.get("RULEKB_CORPUS") or Path(__file__).parent).resolve()
-MANIFEST = CORPUS_DIR / "sources.toml"
 REQUIRED_FIELDS = ("id", "file", "title", "edition", "game", "translation", "sha256")
 
 
@@ -59,6 +55,8 @@ def load_manifest(path: Path = MANIFEST) -> list[Source]:
     entries = data.get("source", [])
     if not entries:
         raise CorpusError(f"Manifest {str(path)!r} lists no [[source]] entries: add one per text.")
+    # a manifest with its own [[edition]] table is checked against it, one without against this corpus's
+    known = [e.id for e in load_editions(path)] if data.get("edition") else list(EDITIONS)
     sources: list[Source] = []
     seen: set[str] = set()
     for number, entry in enumerate(entries, start=1):
@@ -66,9 +64,10 @@ def load_manifest(path: Path = MANIFEST) -> list[Source]:
         missing = [name for name in REQUIRED_FIELDS if name not in entry]
         if missing:
             raise CorpusError(f"{label}: missing field {missing[0]!r}; add it (required: {', '.join(REQUIRED_FIELDS)}).")
-        if str(entry["edition"]) not in EDITIONS:
+        if str(entry["edition"]) not in known:
             raise CorpusError(
-                f"{label}: unknown edition {entry['edition']!r}; use one of {', '.join(map(repr, EDITIONS))}."
+                f"{label}: unknown edition {entry['edition']!r}; use one of {', '.join(map(repr, known))} "
+                "or add an [[edition]] entry for it."
             )
         try:
             source = Source.model_validate({**entry, "edition": str(entry["edition"])})

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from corpus.editions import by_id
 from corpus.errors import QueryError
 from kb.analysis import lemma
 from kb.contracts.cite import citation_label, lines_label
@@ -464,4 +465,6 @@ def format_answer(result: dict[str, Any]) -> str:
 def _citation(hit: dict[str, Any]) -> str:
     page = f", с. {hit['page']}" if hit.get("page") is not None else ""
     span = lines_label(hit["lines"])
-    return f"{hit['source_id']} ({hit['edition']}-я ред.{page}, {span})" if hit["edition"] != "kt" else f"{hit['source_id']} (Kill Team{page}, {span})"
+    edition = by_id().get(hit["edition"])
+    label = edition.short if edition else hit["edition"]
+    return f"{hit['source_id']} ({label}{page}, {span})"

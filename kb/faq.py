@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from corpus.citations import NodeLike, missing_quotes, normalise_space, overlapping_nodes
+from corpus.editions import display_rank, editions
 from corpus.errors import RulebaseError, TermbaseError
 from corpus.reader import load_manifest, read_lines
 from kb.analysis import fold, lemma, lemmas
@@ -55,7 +56,7 @@ MAX_CITED_LINES = 25
 #: Scores at or above this mean «this FAQ entry answers the question» (see ``tests/faq``).
 DEFAULT_THRESHOLD = 0.3
 #: Every id starts with its edition's prefix, so ids stay readable and never clash across editions.
-EDITION_PREFIX: dict[str, str] = {"10": "10e-", "6": "6e-", "7": "7e-", "kt": "kt-"}
+EDITION_PREFIX: dict[str, str] = {e.id: e.faq_prefix for e in sorted(editions(), key=lambda e: display_rank(e.id))}
 _SLUG = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 
 

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from corpus.editions import chronological_rank
 from corpus.errors import IndexMissingError, QueryError
 from corpus.models import EDITIONS
 from kb.knowledge import build_stamp
@@ -308,8 +309,7 @@ class KnowledgeGraph:
 
 
 def _edition_rank(edition: str) -> tuple[int, str]:
-    order = {"6": 0, "7": 1, "kt": 2, "10": 3}
-    return (order.get(edition, 9), edition)
+    return chronological_rank(edition)
 
 
 _CACHE: dict[Path, tuple[int, KnowledgeGraph]] = {}

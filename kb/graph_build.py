@@ -11,6 +11,7 @@ from typing import Any
 
 import networkx as nx
 
+from corpus.editions import chronological, family_of
 from corpus.models import NON_RULE_KINDS, NodeKind, RuleNode
 from corpus.parser import ParsedCorpus
 from kb.graph import EDGE_KINDS, GRAPH_SCHEMA, KnowledgeGraph, concept_node, example_node, rendering_node
@@ -286,12 +287,14 @@ def stats_markdown(kg: KnowledgeGraph) -> str:
             f"| `{source}` | {row['leaves']} | {row['mentioning']} | {len(row['mentioned'])} | {len(row['defined'])} "
             f"| {len(row['defining'])} | {row['same']} | {refs[source][0]} ({refs[source][1]}) |"
         )
+    newest = chronological()[-1]
+    older = set(chronological()) - set(family_of(newest))
     spanning = {
         attrs["mechanic"]
         for u, v, attrs in kg.graph.edges(data=True)
         if attrs["kind"] == "same_concept"
-        and kg.graph.nodes[u]["edition"] in ("6", "7", "kt")
-        and kg.graph.nodes[v]["edition"] == "10"
+        and kg.graph.nodes[u]["edition"] in older
+        and kg.graph.nodes[v]["edition"] == newest
     }
     lines += ["", f"Mechanics linked between the 6th/7th/Kill Team texts and the 10th edition: {len(spanning)}."]
     return "\n".join(lines) + "\n"

@@ -25,6 +25,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from corpus.editions import chronological_rank
 from corpus.errors import IndexMissingError, QueryError, RulebaseError
 from corpus.models import NodeKind, RuleNode
 from kb.analysis import fold
@@ -112,10 +113,9 @@ class KnowledgeBase:
 
     @cached_property
     def editions(self) -> list[str]:
-        """The editions present, in a stable reading order (6, 7, kt, 10)."""
-        order = {"6": 0, "7": 1, "kt": 2, "10": 3}
+        """The editions present, in chronological order (``era`` in ``sources.toml``: 6, 7, kt, 10)."""
         found = {s.get("edition", "") for s in self.sources.values()}
-        return sorted(found, key=lambda e: (order.get(e, 9), e))
+        return sorted(found, key=chronological_rank)
 
     # ---- tree --------------------------------------------------------------------------------
     @cached_property

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from corpus.editions import Edition, by_id, chronological, display_order, near_editions
 from corpus.errors import QueryError
 from corpus.models import EDITIONS
 from kb.analysis import fold
@@ -19,13 +20,9 @@ from kb.analysis import fold
 MAX_QUERY_CHARS = 2000
 #: Known edition codes (see :data:`corpus.models.EDITIONS`).
 EDITION_CODES = tuple(EDITIONS)
-#: Editions whose rules are close relatives (the Kill Team supplement sits on 6th/7th).
-NEAR_EDITIONS: dict[str, frozenset[str]] = {
-    "6": frozenset({"7", "kt"}),
-    "7": frozenset({"6", "kt"}),
-    "kt": frozenset({"6", "7"}),
-    "10": frozenset(),
-}
+#: Editions whose rules are close relatives (one ``family`` in ``sources.toml``: the Kill Team supplement
+#: sits on 6th/7th).
+NEAR_EDITIONS: dict[str, frozenset[str]] = near_editions()
 
 # --- cleaning ---------------------------------------------------------------------------------
 
@@ -77,41 +74,22 @@ def expand_contractions(text: str) -> str:
 # --- editions ---------------------------------------------------------------------------------
 
 _EDITION_WORD = r"(?:редакц\w*|ред\.?|изд\w*|эдишн\w*|edition|ed\b|версии|версия)"
-_EDITION_PATTERNS: dict[str, tuple[str, ...]] = {
-    "10": (
-        r"\b10\s?(?:th|e|ed|ed\.)(?![\w])",
-        r"\b10\s?-?\s?(?:ка|ке|ки|ку|кой)\b",
-        r"\b10\s?-?\s?(?:я|й|ой|ая|ей|ую)?\s+" + _EDITION_WORD,
-        r"(?:\bв|\bво|\bиз|\bдля|\bпо|\bи|\bот|\bс|\bчем)\s+10\s?-?\s?(?:й|ой|ей|я)\b",
-        r"\bдесятк\w*",
-        r"\bдесят\w*\s+" + _EDITION_WORD,
-        r"\btenth\b",
-    ),
-    "6": (
-        r"\b6\s?(?:th|e|ed|ed\.)(?![\w])",
-        r"\b6\s?-?\s?(?:ка|ке|ки|ку|кой)\b",
-        r"\b6\s?-?\s?(?:я|й|ой|ая|ей|ую)?\s+" + _EDITION_WORD,
-        r"(?:\bв|\bво|\bиз|\bдля|\bпо|\bи|\bот|\bс|\bчем)\s+6\s?-?\s?(?:й|ой|ей|я)\b",
-        r"\bшестерк\w*",
-        r"\bшест\w*\s+" + _EDITION_WORD,
-        r"\bsixth\b",
-    ),
-    "7": (
-        r"\b7\s?(?:th|e|ed|ed\.)(?![\w])",
-        r"\b7\s?-?\s?(?:ка|ке|ки|ку|кой)\b",
-        r"\b7\s?-?\s?(?:я|й|ой|ая|ей|ую)?\s+" + _EDITION_WORD,
-        r"(?:\bв|\bво|\bиз|\bдля|\bпо|\bи|\bот|\bс|\bчем)\s+7\s?-?\s?(?:й|ой|ей|я)\b",
-        r"\bсемерк\w*",
-        r"\bседьм\w*\s+" + _EDITION_WORD,
-        r"\bseventh\b",
-    ),
-    "kt": (
-        r"\bkill\s?-?\s?team\w*",
-        r"\bkt\b",
-        r"\bкилл?\s?-?\s?тим\w*",
-        r"\bкт\b",
-    ),
-}
+#: How a question names a numbered edition («10th», «10-ка», «10-я редакция», «в 10-й»); ``{n}`` is the number.
+_NUMBER_PATTERNS = (
+    r"\b{n}\s?(?:th|e|ed|ed\.)(?![\w])",
+    r"\b{n}\s?-?\s?(?:ка|ке|ки|ку|кой)\b",
+    r"\b{n}\s?-?\s?(?:я|й|ой|ая|ей|ую)?\s+{edition}",
+    r"(?:\bв|\bво|\bиз|\bдля|\bпо|\bи|\bот|\bс|\bчем)\s+{n}\s?-?\s?(?:й|ой|ей|я)\b",
+)
+
+
+def _edition_patterns(edition: Edition) -> tuple[str, ...]:
+    """The regexes naming ``edition`` in a question: its number's forms, then its ``mentions`` (``sources.toml``)."""
+    numbered = tuple(p.replace("{n}", edition.number) for p in _NUMBER_PATTERNS) if edition.number else ()
+    return tuple(p.replace("{edition}", _EDITION_WORD) for p in (*numbered, *edition.mentions))
+
+
+_EDITION_PATTERNS: dict[str, tuple[str, ...]] = {code: _edition_patterns(by_id()[code]) for code in display_order()}
 _EDITION_RE: dict[str, re.Pattern[str]] = {
     edition: re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
     for edition, patterns in _EDITION_PATTERNS.items()
@@ -126,7 +104,7 @@ _DICE_WORD = re.compile(r"^(?:\d\s?-?\s?(?:ка|ке|ки|ку|кой)|шест�
 
 
 #: The edition a comparison with one named edition is made against.
-NEWEST_EDITION = "10"
+NEWEST_EDITION = chronological()[-1]
 _COMPARISON = re.compile(
     r"изменил|поменял|отлича|отличи|разниц|по сравнению|\bбыло\b.*\bстало\b|"
     r"\bvs\.?\b|versus|differ|comparison|compared? (?:with|to) the|changed|change[sd]? (?:from|since|between)",
@@ -173,7 +151,7 @@ def _strip_edition_words(text: str) -> str:
     spans: list[tuple[int, int]] = []
     # «Kill Team» is printed in the Kill Team text and names a concept: it stays searchable
     for edition, pattern in _EDITION_RE.items():
-        if edition == "kt":
+        if by_id()[edition].mention_is_term:
             continue
         for match in pattern.finditer(folded):
             if _is_die_face(match, folded):

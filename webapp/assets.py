@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from corpus.editions import edition_css
 from webapp.caching import COMPRESSIBLE, gzip_body
 
 if TYPE_CHECKING:
     from flask import Flask, Response
 
-__all__ = ["Asset", "hashed_name", "install", "load_assets"]
+__all__ = ["EDITIONS_CSS", "Asset", "generated_css", "hashed_name", "install", "load_assets"]
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 _HASHED = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{10})(?P<ext>\.[A-Za-z0-9]+)$")
@@ -63,11 +64,23 @@ def load_assets(folder: Path) -> dict[str, Asset]:
     return out
 
 
+#: The stylesheet of the editions' badge colours, generated from ``[[edition]]`` in ``sources.toml``.
+EDITIONS_CSS = "editions.css"
+
+
+def generated_css(name: str, text: str) -> Asset:
+    """An asset built at start-up rather than read from ``static/``."""
+    data = text.encode("utf-8")
+    packed = gzip_body(data, 9)
+    return Asset(name, hashed_name(name, data), "text/css", data, packed if len(packed) < len(data) else None)
+
+
 def install(app: Flask) -> None:
     """The ``/assets/<hashed name>`` route and the templates' ``asset()`` helper."""
     from flask import Blueprint, abort, request, url_for
 
     assets = load_assets(Path(app.static_folder or Path(__file__).parent / "static"))
+    assets[EDITIONS_CSS] = generated_css(EDITIONS_CSS, edition_css())
     by_hashed = {a.hashed: a for a in assets.values()}
     app.extensions["rulekb_assets"] = assets
     bp = Blueprint("assets", __name__)

@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from corpus.editions import display_rank
 from corpus.errors import IndexMissingError
 from webapp.caching import build_stamp, gzip_body
 
@@ -60,10 +61,9 @@ def precache_list(app: Flask, build: Build) -> dict[str, Any]:
         url_for("calc.calc"),
         *(url_for("assets.asset", name=a.hashed) for a in assets.values() if not a.filename.endswith("sw.js")),
     ]
-    order = {"10": 0, "6": 1, "7": 2, "kt": 3}
     nodes = sorted(
         build.nodes.values(),
-        key=lambda n: (order.get(n.edition, 9), n.source_id, n.lines[0], build.depth(n.id)),
+        key=lambda n: (display_rank(n.edition), n.source_id, n.lines[0], build.depth(n.id)),
     )
     pages = [
         url_for("terms.terms"),

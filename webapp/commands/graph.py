@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from corpus.editions import chronological
 from kb.build import default_build_dir
 from kb.contracts import Concept, dump_list
 from kb.contracts.cite import citation_label
@@ -117,7 +118,7 @@ def concepts(as_json: bool, build_dir: Path | None) -> None:
     if as_json:
         _dump(dump_list(Concept, rows))
         return
-    editions = ["6", "7", "kt", "10"]
+    editions = list(chronological())
     click.echo(f"{'concept':<28} {'english':<28} " + " ".join(f"{e:>7}" for e in editions) + "  (defines/mentions)")
     for row in rows:
         cells = []

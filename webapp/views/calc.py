@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, render_template, request
 
+from corpus.editions import display_order, family_of, labels
 from corpus.errors import QueryError, RulebaseError
 from engine.limits import ATTACKERS_MAX, MODELS_MAX, WOUNDS_MAX
 
@@ -23,7 +24,10 @@ __all__ = ["FIELDS", "Field", "bp", "calculate", "profile_from_args"]
 
 bp = Blueprint("calc", __name__)
 
-EDITION_CHOICES = (("10", "10-я редакция"), ("6", "6-я редакция"), ("7", "7-я редакция"), ("kt", "Kill Team"))
+EDITION_CHOICES = tuple((edition, labels()[edition]) for edition in display_order())
+#: The editions that use the engine's 10th-edition profile, and those that use its 6th-edition one.
+_TENTH = family_of("10")
+_CLASSIC = family_of("6")
 REROLL_CHOICES = (
     ("none", "нет"),
     ("ones", "единицы"),
@@ -93,29 +97,29 @@ FIELDS: tuple[Field, ...] = (
     Field("attacks", "Атаки (A)", "dice", "2", "weapon", "Attacks per model: 2, D6, D3+1…"),
     Field(
         "skill", "Попадает на X+ (BS/WS)", "integer", 3, "weapon",
-        "10th: the weapon's BS/WS target (3 means 3+).", 2, 6, editions=("10",),
+        "10th: the weapon's BS/WS target (3 means 3+).", 2, 6, editions=_TENTH,
     ),
     Field(
         "skill_old", "BS/WS модели", "integer", 4, "weapon",
         "6th/7th/Kill Team: the attacker's BS (shooting) or WS (close combat), 1-10.", 1, 10,
-        editions=("6", "7", "kt"),
+        editions=_CLASSIC,
     ),
     Field("strength", "Сила (S)", "integer", 4, "weapon", "Strength.", 1, 20),
-    Field("ap", "Бронебойность (AP)", "integer", 0, "weapon", "10th: 0 to -6.", -6, 0, editions=("10",)),
+    Field("ap", "Бронебойность (AP)", "integer", 0, "weapon", "10th: 0 to -6.", -6, 0, editions=_TENTH),
     Field(
         "ap_old", "Бронебойность (AP)", "integer", None, "weapon",
-        "6th/7th/Kill Team: 1-6 (lower is better); empty for «–».", 1, 6, editions=("6", "7", "kt"), blank=True,
+        "6th/7th/Kill Team: 1-6 (lower is better); empty for «–».", 1, 6, editions=_CLASSIC, blank=True,
     ),
     Field("damage", "Урон (D)", "dice", "1", "weapon", "Damage per unsaved wound: 1, D3, D6+1… (10th).",
-          editions=("10",)),
+          editions=_TENTH),
     Field("sustained", "Устойчивые попадания X", "dice", "", "weapon", "Sustained Hits X (10th).",
-          editions=("10",), blank=True),
+          editions=_TENTH, blank=True),
     Field("rapid_fire", "Быстрый огонь X", "dice", "", "weapon", "Rapid Fire X at half range (10th).",
-          editions=("10",), blank=True),
+          editions=_TENTH, blank=True),
     Field("melta", "Мелта X", "integer", None, "weapon", "Melta X at half range (10th).", 1, 6,
-          editions=("10",), blank=True),
+          editions=_TENTH, blank=True),
     Field("anti", "Анти-КЛЮЧЕВОЕ СЛОВО X+", "string", "", "weapon",
-          "Anti-KEYWORD X+ as «VEHICLE 4» (10th).", editions=("10",), blank=True),
+          "Anti-KEYWORD X+ as «VEHICLE 4» (10th).", editions=_TENTH, blank=True),
     Field("models", "Моделей в цели", "integer", 5, "defender", "Models in the target unit.", 1, MODELS_MAX),
     Field("toughness", "Стойкость (T)", "integer", 4, "defender", "Toughness.", 1, 20),
     Field("save", "Спасбросок (Sv)", "integer", 3, "defender", "Armour save target (3 means 3+); empty: none.",
@@ -124,13 +128,13 @@ FIELDS: tuple[Field, ...] = (
     Field("invulnerable", "Неуязвимый спасбросок", "integer", None, "defender",
           "Invulnerable save target; empty: none.", 2, 6, blank=True),
     Field("fnp", "Не чувствовать боли", "integer", None, "defender", "Feel No Pain target (10th); empty: none.",
-          2, 6, editions=("10",), blank=True),
+          2, 6, editions=_TENTH, blank=True),
     Field("keywords", "Ключевые слова цели", "string", "", "defender", "Target keywords for Anti-X, e.g. «VEHICLE».",
-          editions=("10",), blank=True),
+          editions=_TENTH, blank=True),
     Field("defender_ws", "WS цели", "integer", 4, "defender", "6th/7th/Kill Team close combat: the target's WS.",
-          1, 10, editions=("6", "7", "kt")),
+          1, 10, editions=_CLASSIC),
     Field("cover", "Укрытие (спасбросок)", "integer", None, "defender",
-          "6th/7th/Kill Team: the cover save (4 means 4+); empty: none.", 2, 6, editions=("6", "7", "kt"), blank=True),
+          "6th/7th/Kill Team: the cover save (4 means 4+); empty: none.", 2, 6, editions=_CLASSIC, blank=True),
     Field("hit_mod", "Модификатор попадания", "integer", 0, "modifiers", "Hit roll modifier.", -3, 3),
     Field("wound_mod", "Модификатор ранения", "integer", 0, "modifiers", "Wound roll modifier.", -3, 3),
     Field("reroll_hit", "Переброс попаданий", "choice", "none", "modifiers", "Hit re-rolls.", choices=REROLL_CHOICES),
@@ -140,7 +144,7 @@ FIELDS: tuple[Field, ...] = (
     Field("stationary", "Стоял на месте", "boolean", False, "situation", "The attacker remained stationary."),
     Field("charged", "Совершил чардж", "boolean", False, "situation", "The attacker charged this turn."),
     Field("in_cover", "Цель в укрытии", "boolean", False, "situation", "The target has the Benefit of Cover (10th).",
-          editions=("10",)),
+          editions=_TENTH),
 )
 
 #: ability checkboxes travel as repeated ``ability=`` parameters
@@ -311,6 +315,7 @@ def calc() -> str | tuple[str, int]:
         values=values,
         ticked=ticked,
         abilities=ABILITY_FLAGS,
+        abilities_editions=_TENTH,
         results=results,
         error=error,
         result_labels=RESULT_LABELS,

@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import current_app, g, url_for
 
+from corpus.editions import by_id, display_order
 from corpus.errors import QueryError
 from corpus.models import EDITIONS, RuleNode
 from kb.contracts.cite import citation_label
@@ -24,16 +25,7 @@ __all__ = [
 ]
 
 #: What the edition filter accepts besides the codes themselves.
-EDITION_ALIASES: dict[str, str] = {
-    "10e": "10",
-    "10th": "10",
-    "6e": "6",
-    "6th": "6",
-    "7e": "7",
-    "7th": "7",
-    "killteam": "kt",
-    "kill-team": "kt",
-}
+EDITION_ALIASES: dict[str, str] = {alias: code for code in display_order() for alias in by_id()[code].aliases}
 
 
 def current_build() -> Build:

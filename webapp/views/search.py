@@ -16,6 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, make_response, render_template, request
 from markupsafe import Markup, escape
 
+from corpus.editions import chronological
 from corpus.errors import QueryError
 from kb.analysis import lemmas, tokens
 from kb.contracts.cite import citation_label
@@ -181,7 +182,7 @@ def display_hits(build: Build, hits: list[dict[str, Any]], question: str = "") -
 
 
 #: The web's default edition when the player has not chosen (the environment does not apply here).
-DEFAULT_PLAYED = "10"
+DEFAULT_PLAYED = chronological()[-1]
 
 
 @bp.route("/")
