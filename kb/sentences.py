@@ -187,9 +187,9 @@ W_FORM = 0.5
 #: Scores of the second and third passage are multiplied by these (the first is usually right).
 RANK_DECAY = (1.0, 0.65, 0.5)
 #: A passage of at most this many characters is shown whole.
-SHORT_PASSAGE = 520
+SHORT_PASSAGE = 700
 #: Longest card text per edition.
-MAX_TEXT = 600
+MAX_TEXT = 800
 #: Forms whose passage is shown whole up to a longer length: a comparison sets each edition's whole
 #: rule side by side (its measures are often in a list after the sentence that names the rule).
 WHOLE_PASSAGE = {"comparison": MAX_TEXT}
