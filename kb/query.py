@@ -112,6 +112,7 @@ class Speller:
         dictionary word one edit away whose lemma the texts print corrects a form they do not print)."""
         self.words = words
         self.lemmas = lemmas
+        self._dictionary: dict[str, str | None] = {}
         self._deletes: dict[str, list[str]] | None = None
 
     def _index(self) -> dict[str, list[str]]:
@@ -144,8 +145,12 @@ class Speller:
         «замедляется» when the texts print only «замедляет», «замедляются»."""
         if self.lemmas is None or not _CYRILLIC_WORD.fullmatch(folded):
             return None
-        found = sorted(c for c in _edits(folded) if c[0] == folded[0] and is_known(c) and lemma(c) in self.lemmas)
-        return found[0] if found else None
+        if folded not in self._dictionary:  # about a millisecond a word: players repeat their slang
+            found = sorted(c for c in _edits(folded) if c[0] == folded[0] and is_known(c) and lemma(c) in self.lemmas)
+            if len(self._dictionary) >= 20_000:
+                self._dictionary.clear()  # bounded in a long-running server
+            self._dictionary[folded] = found[0] if found else None
+        return self._dictionary[folded]
 
 
 _CYRILLIC_WORD = re.compile(r"[а-я]+")
