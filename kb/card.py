@@ -433,7 +433,7 @@ def _ruling_part(
     weights: dict[str, float], numbers: set[str], form: str, lang: str, use_faq: bool, gates: list[Any],
     matches: Sequence[tuple[Any, float]] = (),
 ) -> Part | None:
-    from kb.sentences import choose, yes_no_lead
+    from kb.sentences import choose, only_one_denies, yes_no_lead
 
     top_ids = [h.node_id for h in hits]
     gate = _faq_gate(index, question, edition, top_ids, gates, matches) if use_faq else None
@@ -471,6 +471,8 @@ def _ruling_part(
         return None
     node = index.features[choice.node_id]
     lead = yes_no_lead(choice.text, lang, weights) if form == "yesno" else None
+    if form == "yesno" and only_one_denies(question, choice.text):
+        lead = "No." if lang == "en" else "Нет."  # «двух лидеров?» — «только один лидер»
     if form == "number" and lang != "en":
         measure = number_lead(choice.text)
         lead = f"{measure}." if measure else None

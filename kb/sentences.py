@@ -349,6 +349,19 @@ def _polarity(sentence: str, strong_only: bool) -> str | None:
     return None
 
 
+#: A question asking about more than one («двух лидеров», "two different targets") …
+_SEVERAL = re.compile(r"\b(два|двух|две|двум|двумя|оба|обе|обоих|несколько|нескольк\w+|разн\w+|two|both|several"
+                      r"|multiple|different)\b", re.I)
+#: … and a ruling allowing only one («только один лидер», «по одной и той же цели», "only one").
+_ONLY_ONE = re.compile(r"\b(только\s+(?:один|одн\w+)|одн\w+\s+и\s+т\w+\s+же|не\s+более\s+(?:одного|одной)|only\s+one"
+                       r"|the\s+same\s+target)\b", re.I)
+
+
+def only_one_denies(question: str, ruling: str) -> bool:
+    """A question asking whether several may do something, answered by a ruling allowing only one."""
+    return bool(_SEVERAL.search(question) and _ONLY_ONE.search(ruling))
+
+
 def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None = None) -> str | None:
     """«Да», «Нет» or «Да, если …» read off a ruling; ``None`` when no sentence permits or forbids.
 

@@ -109,3 +109,13 @@ def test_a_comparison_shows_each_edition_s_rule_whole_with_its_measures() -> Non
     assert "равен или меньше" in compared.text and "2D6" in compared.text
     assert len(" ".join(s.text for s in sentences)) > SHORT_PASSAGE  # a lookup shows it cut
     assert "равен или меньше" not in looked_up.text
+
+
+def test_a_ruling_allowing_only_one_denies_a_question_about_several() -> None:
+    from kb.sentences import only_one_denies
+
+    ruling = "В состав отряда может входить только один лидер."
+    assert only_one_denies("Можно ли присоединить двух лидеров к отряду?", ruling)
+    assert only_one_denies("Can it fire at two different targets?", "Должны стрелять по одной и той же цели.")
+    assert not only_one_denies("Можно ли присоединить лидера к отряду?", ruling)  # asks about one
+    assert not only_one_denies("Можно ли присоединить двух лидеров?", "Лидеры могут быть присоединены.")
