@@ -168,9 +168,26 @@ def _inches(value: str) -> str:
     return re.sub(r"^(\d+(?:[.,]\d+)?)(?:-?х)?\s*(?:\"|″|”|“|дюйм\w*)$", r"\1″", value)
 
 
+#: Numbers the rulings write in words («три юнита», «шести кубиков»), as numerals.
+_NUMBER_WORDS = {
+    "два": "2", "две": "2", "двух": "2", "двум": "2", "три": "3", "трех": "3", "трём": "3", "трем": "3",
+    "трёх": "3", "четыре": "4", "четырех": "4", "четырёх": "4", "пять": "5", "пяти": "5", "шесть": "6",
+    "шести": "6", "семь": "7", "семи": "7", "восемь": "8", "восьми": "8", "девять": "9", "девяти": "9",
+    "десять": "10", "десяти": "10", "двенадцать": "12", "двенадцати": "12",
+}
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")\b", re.I)
+
+
+def _measures(ruling: str) -> list[str]:
+    """The measures a ruling states, then the numbers it writes in words, each once."""
+    found = [_inches(m.group(0).strip()) for m in _MEASURED.finditer(ruling)]
+    found += [_NUMBER_WORDS[m.group(1).lower()] for m in _NUMBER_WORD.finditer(ruling)]
+    return list(dict.fromkeys(found))
+
+
 def number_lead(ruling: str) -> str | None:
     """For a how-far / how-many question: the measures the ruling states (``9″``, ``2D6``, ``3+``, ``+1``)."""
-    found = list(dict.fromkeys(_inches(m.group(0).strip()) for m in _MEASURED.finditer(ruling)))
+    found = _measures(ruling)
     if not found:
         return None
     return ", ".join(found[:2])
@@ -185,7 +202,7 @@ def _english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling
         name = english_name(build_dir, concept)
         if name and name not in names and len(names) < MAX_ENGLISH_NAMES:
             names.append(name)
-    numbers = list(dict.fromkeys(_inches(m.group(0).strip()) for m in _MEASURED.finditer(ruling)))[:4]
+    numbers = _measures(ruling)[:4]
     line = f"{edition_label(edition, 'en')}"
     if names:
         line += " — " + ", ".join(names)

@@ -119,3 +119,11 @@ def test_a_ruling_allowing_only_one_denies_a_question_about_several() -> None:
     assert only_one_denies("Can it fire at two different targets?", "Должны стрелять по одной и той же цели.")
     assert not only_one_denies("Можно ли присоединить лидера к отряду?", ruling)  # asks about one
     assert not only_one_denies("Можно ли присоединить двух лидеров?", "Лидеры могут быть присоединены.")
+
+
+def test_the_number_lead_reads_numbers_written_in_words_after_the_measures() -> None:
+    from kb.card import number_lead
+
+    assert number_lead("Не более трёх юнитов с одним названием, или шести для линейных.") == "3, 6"
+    assert number_lead("Бросьте 2D6 и прибавьте два.") == "2D6, 2"
+    assert number_lead("Отряд может стрелять.") is None
