@@ -168,9 +168,26 @@ def _inches(value: str) -> str:
     return re.sub(r"^(\d+(?:[.,]\d+)?)(?:-?х)?\s*(?:\"|″|”|“|дюйм\w*)$", r"\1″", value)
 
 
+#: Numbers the rulings write in words («три юнита», «шести кубиков»), as numerals.
+_NUMBER_WORDS = {
+    "два": "2", "две": "2", "двух": "2", "двум": "2", "три": "3", "трех": "3", "трём": "3", "трем": "3",
+    "трёх": "3", "четыре": "4", "четырех": "4", "четырёх": "4", "пять": "5", "пяти": "5", "шесть": "6",
+    "шести": "6", "семь": "7", "семи": "7", "восемь": "8", "восьми": "8", "девять": "9", "девяти": "9",
+    "десять": "10", "десяти": "10", "двенадцать": "12", "двенадцати": "12",
+}
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")\b", re.I)
+
+
+def _measures(ruling: str) -> list[str]:
+    """The measures a ruling states, then the numbers it writes in words, each once."""
+    found = [_inches(m.group(0).strip()) for m in _MEASURED.finditer(ruling)]
+    found += [_NUMBER_WORDS[m.group(1).lower()] for m in _NUMBER_WORD.finditer(ruling)]
+    return list(dict.fromkeys(found))
+
+
 def number_lead(ruling: str) -> str | None:
     """For a how-far / how-many question: the measures the ruling states (``9″``, ``2D6``, ``3+``, ``+1``)."""
-    found = list(dict.fromkeys(_inches(m.group(0).strip()) for m in _MEASURED.finditer(ruling)))
+    found = _measures(ruling)
     if not found:
         return None
     return ", ".join(found[:2])
@@ -185,7 +202,7 @@ def _english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling
         name = english_name(build_dir, concept)
         if name and name not in names and len(names) < MAX_ENGLISH_NAMES:
             names.append(name)
-    numbers = list(dict.fromkeys(_inches(m.group(0).strip()) for m in _MEASURED.finditer(ruling)))[:4]
+    numbers = _measures(ruling)[:4]
     line = f"{edition_label(edition, 'en')}"
     if names:
         line += " — " + ", ".join(names)
@@ -433,7 +450,7 @@ def _ruling_part(
     weights: dict[str, float], numbers: set[str], form: str, lang: str, use_faq: bool, gates: list[Any],
     matches: Sequence[tuple[Any, float]] = (),
 ) -> Part | None:
-    from kb.sentences import choose, yes_no_lead
+    from kb.sentences import choose, only_one_denies, yes_no_lead
 
     top_ids = [h.node_id for h in hits]
     gate = _faq_gate(index, question, edition, top_ids, gates, matches) if use_faq else None
@@ -471,6 +488,8 @@ def _ruling_part(
         return None
     node = index.features[choice.node_id]
     lead = yes_no_lead(choice.text, lang, weights) if form == "yesno" else None
+    if form == "yesno" and only_one_denies(question, choice.text):
+        lead = "No." if lang == "en" else "Нет."  # «двух лидеров?» — «только один лидер»
     if form == "number" and lang != "en":
         measure = number_lead(choice.text)
         lead = f"{measure}." if measure else None

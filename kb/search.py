@@ -165,7 +165,7 @@ class KnowledgeIndex:
         }
         self.concept_nodes: dict[str, dict[str, list[str]]] = data["concept_nodes"]
         self.vocabulary: frozenset[str] = frozenset(data["vocabulary"])
-        self.speller = Speller(data["surface"])
+        self.speller = Speller(data["surface"], self.vocabulary)
         self.variants: dict[str, list[str]] = data.get("variants", {})
         # the concept matcher of the same build as the index (a build without termbase.json: the project's)
         built = open_knowledge_base(self.build_dir)

@@ -187,9 +187,9 @@ W_FORM = 0.5
 #: Scores of the second and third passage are multiplied by these (the first is usually right).
 RANK_DECAY = (1.0, 0.65, 0.5)
 #: A passage of at most this many characters is shown whole.
-SHORT_PASSAGE = 520
+SHORT_PASSAGE = 700
 #: Longest card text per edition.
-MAX_TEXT = 600
+MAX_TEXT = 800
 #: Forms whose passage is shown whole up to a longer length: a comparison sets each edition's whole
 #: rule side by side (its measures are often in a list after the sentence that names the rule).
 WHOLE_PASSAGE = {"comparison": MAX_TEXT}
@@ -347,6 +347,19 @@ def _polarity(sentence: str, strong_only: bool) -> str | None:
     if _POSITIVE.search(sentence):
         return "yes"
     return None
+
+
+#: A question asking about more than one («двух лидеров», "two different targets") …
+_SEVERAL = re.compile(r"\b(два|двух|две|двум|двумя|оба|обе|обоих|несколько|нескольк\w+|разн\w+|two|both|several"
+                      r"|multiple|different)\b", re.I)
+#: … and a ruling allowing only one («только один лидер», «по одной и той же цели», "only one").
+_ONLY_ONE = re.compile(r"\b(только\s+(?:один|одн\w+)|одн\w+\s+и\s+т\w+\s+же|не\s+более\s+(?:одного|одной)|only\s+one"
+                       r"|the\s+same\s+target)\b", re.I)
+
+
+def only_one_denies(question: str, ruling: str) -> bool:
+    """A question asking whether several may do something, answered by a ruling allowing only one."""
+    return bool(_SEVERAL.search(question) and _ONLY_ONE.search(ruling))
 
 
 def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None = None) -> str | None:

@@ -217,6 +217,14 @@ def test_speller_corrects_one_edit_and_keeps_known_words() -> None:
     assert "перемещение" in {t.text for t in parsed.terms}
 
 
+def test_speller_corrects_to_a_dictionary_form_of_a_lemma_the_texts_print() -> None:
+    # the texts print «замедляются», never «замедляется»: the misspelt «замедляеться» still finds it
+    speller = Speller({"замедляются": 3, "модель": 20}, frozenset({"замедляться", "модель"}))
+    assert speller.correct("замедляеться") == "замедляется"
+    assert Speller({"замедляются": 3}).correct("замедляеться") is None  # without the lemmas: no fix
+    assert speller.correct("абракадабра") is None
+
+
 def test_known_russian_words_are_not_corrected() -> None:
     speller = Speller({"сметка": 3})
     parsed = parse_query("сметана", speller=speller, vocabulary=set(), matcher=ConceptMatcher([]))

@@ -50,7 +50,7 @@ def test_choice_skips_non_ruling_sentences_and_prefers_the_permission() -> None:
     ruling = sentence("Модель может стрелять из пистолета, даже находясь в зоне поражения врага.")
     other = sentence("Пистолеты бывают разных видов и стрельба из них отличается.")
     weights = {t.text: 1.0 for t in tokens("стрелять пистолет")}
-    long_tail = [sentence(f"Прочее правило номер {i} о перемещении моделей по полю боя и дистанции.") for i in range(6)]
+    long_tail = [sentence(f"Прочее правило номер {i} о перемещении моделей по полю боя и дистанции.") for i in range(12)]
     choice = choose([("n1", "rule", [flavour, other, ruling, *long_tail])], weights, set(), "yesno")
     assert choice is not None and choice.text.startswith("Модель может стрелять")
     assert "любимое" not in choice.text
@@ -60,7 +60,7 @@ def test_choice_skips_non_ruling_sentences_and_prefers_the_permission() -> None:
 def test_choice_prefers_the_number_for_a_quantity_question() -> None:
     words = sentence("Дальность нападения определяется броском кубиков, как описано в этом разделе правил игры.")
     number = sentence("Дальность нападения — 2D6 дюймов, бросок делают после объявления цели нападения.")
-    filler = [sentence(f"Другое положение {i} о фазе нападения и о моделях, которые в ней участвуют.") for i in range(6)]
+    filler = [sentence(f"Другое положение {i} о фазе нападения и о моделях, которые в ней участвуют.") for i in range(12)]
     weights = {t.text: 1.0 for t in tokens("дальность нападения")}
     choice = choose([("n", "rule", [words, *filler, number])], weights, set(), "number")
     assert choice is not None and "2D6" in choice.text
@@ -99,6 +99,8 @@ def test_a_comparison_shows_each_edition_s_rule_whole_with_its_measures() -> Non
         sentence("•Если результат равен или меньше значения лидерства модели, то тест пройден успешно."),
         sentence("•Если результат выше значения лидерства модели, то должно произойти что-то плохое."),
         sentence("•Если в боевой единице разные значения лидерства, всегда берите наивысшее из них."),
+        sentence("•Если модель проходит тест за всю боевую единицу, используйте её значение лидерства в тесте."),
+        sentence("•Модификаторы лидерства применяются до броска, а не после него, если не сказано иное."),
     ]
     weights = {"тест": 1.0, "лидерство": 2.0}
     compared = choose([("a", "paragraph", sentences)], weights, set(), "comparison")
@@ -107,3 +109,21 @@ def test_a_comparison_shows_each_edition_s_rule_whole_with_its_measures() -> Non
     assert "равен или меньше" in compared.text and "2D6" in compared.text
     assert len(" ".join(s.text for s in sentences)) > SHORT_PASSAGE  # a lookup shows it cut
     assert "равен или меньше" not in looked_up.text
+
+
+def test_a_ruling_allowing_only_one_denies_a_question_about_several() -> None:
+    from kb.sentences import only_one_denies
+
+    ruling = "В состав отряда может входить только один лидер."
+    assert only_one_denies("Можно ли присоединить двух лидеров к отряду?", ruling)
+    assert only_one_denies("Can it fire at two different targets?", "Должны стрелять по одной и той же цели.")
+    assert not only_one_denies("Можно ли присоединить лидера к отряду?", ruling)  # asks about one
+    assert not only_one_denies("Можно ли присоединить двух лидеров?", "Лидеры могут быть присоединены.")
+
+
+def test_the_number_lead_reads_numbers_written_in_words_after_the_measures() -> None:
+    from kb.card import number_lead
+
+    assert number_lead("Не более трёх юнитов с одним названием, или шести для линейных.") == "3, 6"
+    assert number_lead("Бросьте 2D6 и прибавьте два.") == "2D6, 2"
+    assert number_lead("Отряд может стрелять.") is None
