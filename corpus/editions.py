@@ -12,6 +12,7 @@ import re
 import tomllib
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -32,6 +33,7 @@ __all__ = [
     "labels",
     "load_editions",
     "near_editions",
+    "read_manifest_toml",
 ]
 
 #: The folder holding ``sources.toml`` and ``sources/``: this package's own, or another corpus laid out
@@ -88,14 +90,19 @@ class Edition(BaseModel):
         return value
 
 
-def load_editions(path: Path = MANIFEST) -> tuple[Edition, ...]:
-    """The ``[[edition]]`` entries of ``path``, in manifest order, validated."""
+def read_manifest_toml(path: Path = MANIFEST) -> dict[str, Any]:
+    """The parsed manifest; a missing or broken file is a :class:`CorpusError` naming it and the fix."""
     if not path.is_file():
         raise CorpusError(f"Manifest {str(path)!r} not found: restore corpus/sources.toml from git.")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise CorpusError(f"Manifest {str(path)!r} is not valid TOML: {exc}. Fix the syntax.") from exc
+
+
+def load_editions(path: Path = MANIFEST) -> tuple[Edition, ...]:
+    """The ``[[edition]]`` entries of ``path``, in manifest order, validated."""
+    data = read_manifest_toml(path)
     entries = data.get("edition", [])
     if not entries:
         raise CorpusError(f"Manifest {str(path)!r} lists no [[edition]] entries: add one per edition.")

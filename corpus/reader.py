@@ -7,14 +7,13 @@ Line numbers are citations: ``lines[0]`` is line 1, split on ``\\n`` exactly as 
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from corpus.editions import CORPUS_DIR, MANIFEST, load_editions
+from corpus.editions import CORPUS_DIR, MANIFEST, load_editions, read_manifest_toml
 from corpus.errors import CorpusError
 from corpus.models import EDITIONS, Source
 
@@ -46,12 +45,7 @@ class RawText:
 
 def load_manifest(path: Path = MANIFEST) -> list[Source]:
     """Read ``sources.toml``; every entry must name its fields and a known edition."""
-    if not path.is_file():
-        raise CorpusError(f"Manifest {str(path)!r} not found: restore corpus/sources.toml from git.")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise CorpusError(f"Manifest {str(path)!r} is not valid TOML: {exc}. Fix the syntax.") from exc
+    data = read_manifest_toml(path)
     entries = data.get("source", [])
     if not entries:
         raise CorpusError(f"Manifest {str(path)!r} lists no [[source]] entries: add one per text.")
