@@ -14,16 +14,16 @@ right — its citations overlap a gold range, or (rows without gold) its card ca
 
 from __future__ import annotations
 
-import json
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from corpus.errors import QueryError
 from corpus.reader import load_manifest
+from kb.evaluate import Row, read_eval_file
 
 __all__ = [
     "AnswerRow",
@@ -64,45 +64,29 @@ class AnswerRow:
 
 def load_answer_rows(path: Path) -> list[AnswerRow]:
     """Rows with ``answer_keywords``; rows without them are skipped, a malformed line raises."""
-    if not path.is_file():
-        raise QueryError(f"Evaluation file {str(path)!r} not found.")
-    upstream = {s.upstream_file: s.id for s in load_manifest() if s.upstream_file}
-    known = {s.id for s in load_manifest()}
     source_editions = {s.id: s.edition for s in load_manifest()}
-    rows: list[AnswerRow] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            keywords = row.get("answer_keywords")
-            if not keywords or row.get("removed"):
-                continue
-            gold = []
-            for item in row.get("gold") or []:
-                source = upstream.get(item["source"], item["source"] if item["source"] in known else None)
-                if source is None:
-                    raise ValueError(f"unknown gold source {item['source']!r}")
-                gold.append((source, int(item["lines"][0]), int(item["lines"][1])))
-            edition = row.get("edition")
-            editions = set(str(edition).split("+")) if edition else set()
-            # the books the gold cites say which edition rules, whatever the row's label
-            editions |= {source_editions[source] for source, _, _ in gold if source in source_editions}
-            rows.append(
-                AnswerRow(
-                    id=str(row["id"]),
-                    question=str(row["question"]),
-                    keywords=tuple(str(k) for k in keywords),
-                    kind=str(row.get("kind") or "-"),
-                    lang=str(row.get("lang") or "ru"),
-                    style=str(row.get("style") or "-"),
-                    editions=frozenset(editions),
-                    gold=tuple(gold),
-                )
-            )
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise QueryError(f"{path.name}:{number}: not an evaluation question ({exc}).") from exc
-    return rows
+
+    def answer_row(row: Row, gold_spans: Callable[[Row], list[tuple[str, int, int]]]) -> AnswerRow | None:
+        keywords = row.get("answer_keywords")
+        if not keywords:
+            return None
+        gold = gold_spans(row)
+        edition = row.get("edition")
+        editions = set(str(edition).split("+")) if edition else set()
+        # the books the gold cites say which edition rules, whatever the row's label
+        editions |= {source_editions[source] for source, _, _ in gold if source in source_editions}
+        return AnswerRow(
+            id=str(row["id"]),
+            question=str(row["question"]),
+            keywords=tuple(str(k) for k in keywords),
+            kind=str(row.get("kind") or "-"),
+            lang=str(row.get("lang") or "ru"),
+            style=str(row.get("style") or "-"),
+            editions=frozenset(editions),
+            gold=tuple(gold),
+        )
+
+    return read_eval_file(path, answer_row)
 
 
 def card_editions(card: dict[str, Any]) -> set[str]:

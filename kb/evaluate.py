@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from corpus.errors import QueryError, RulebaseError
 from corpus.reader import load_manifest, read_lines
@@ -39,6 +39,7 @@ __all__ = [
     "load_questions",
     "ours_ranker",
     "rank_of_first_relevant",
+    "read_eval_file",
 ]
 
 MAX_HIT_LINES = 40
@@ -70,40 +71,64 @@ class Ranked:
     lines: tuple[int, int]
 
 
-def load_questions(path: Path) -> list[Question]:
-    """Read an evaluation JSONL file; a malformed line raises :class:`QueryError` naming it."""
+Row = dict[str, Any]
+T = TypeVar("T")
+
+
+def read_eval_file(path: Path, build: Callable[[Row, Callable[[Row], list[tuple[str, int, int]]]], T | None]) -> list[T]:
+    """Every row of an evaluation JSONL file through ``build`` (which may skip a row with ``None``).
+
+    Blank lines and rows marked ``removed`` (e.g. a copy of a FAQ phrasing: it would measure nothing)
+    are skipped. ``build`` gets the row and a function giving its gold spans as ``(source id, start,
+    end)``, gold sources cited by upstream file name or by source id. A malformed line raises
+    :class:`QueryError` naming the file and the line."""
     if not path.is_file():
         raise QueryError(f"Evaluation file {str(path)!r} not found.")
-    upstream = {s.upstream_file: s.id for s in load_manifest() if s.upstream_file}
-    known = {s.id for s in load_manifest()}
-    questions: list[Question] = []
+    sources = load_manifest()
+    upstream = {s.upstream_file: s.id for s in sources if s.upstream_file}
+    known = {s.id for s in sources}
+
+    def gold_spans(row: Row) -> list[tuple[str, int, int]]:
+        spans = []
+        for item in row.get("gold") or []:
+            source = upstream.get(item["source"], item["source"] if item["source"] in known else None)
+            if source is None:
+                raise ValueError(f"unknown gold source {item['source']!r}")
+            spans.append((source, int(item["lines"][0]), int(item["lines"][1])))
+        return spans
+
+    out: list[T] = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
-            if row.get("removed"):  # e.g. a copy of a FAQ phrasing: it would measure nothing
+            if row.get("removed"):
                 continue
-            gold = []
-            for item in row["gold"]:
-                source = upstream.get(item["source"], item["source"] if item["source"] in known else None)
-                if source is None:
-                    raise ValueError(f"unknown gold source {item['source']!r}")
-                start, end = item["lines"]
-                gold.append(Gold(source, (int(start), int(end))))
-            questions.append(
-                Question(
-                    id=str(row["id"]),
-                    question=str(row["question"]),
-                    gold=tuple(gold),
-                    lang=str(row.get("lang", "ru")),
-                    kind=str(row.get("kind", "")),
-                    edition=row.get("edition"),
-                )
-            )
-        except (ValueError, KeyError, TypeError) as exc:
+            built = build(row, gold_spans)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise QueryError(f"{path.name}:{number}: not an evaluation question ({exc}).") from exc
-    return questions
+        if built is not None:
+            out.append(built)
+    return out
+
+
+def load_questions(path: Path) -> list[Question]:
+    """Read an evaluation JSONL file; a malformed line raises :class:`QueryError` naming it."""
+
+    def question(row: Row, gold_spans: Callable[[Row], list[tuple[str, int, int]]]) -> Question:
+        if "gold" not in row:  # required here; the answer-card batches may leave it out
+            raise KeyError("gold")
+        return Question(
+            id=str(row["id"]),
+            question=str(row["question"]),
+            gold=tuple(Gold(source, (start, end)) for source, start, end in gold_spans(row)),
+            lang=str(row.get("lang", "ru")),
+            kind=str(row.get("kind", "")),
+            edition=row.get("edition"),
+        )
+
+    return read_eval_file(path, question)
 
 
 def is_relevant(hit: Ranked, gold: Sequence[Gold]) -> bool:
