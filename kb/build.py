@@ -28,6 +28,7 @@ from typing import Any
 from corpus.errors import CorpusError, IndexMissingError, RulebaseError
 from corpus.models import ParseIssue, RuleNode
 from corpus.parser import ParsedCorpus, parse_corpus
+from kb.paths import PROJECT_ROOT
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -47,7 +48,6 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 1
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
 def default_build_dir() -> Path:

@@ -32,6 +32,7 @@ from typing import Any
 from corpus.citations import normalise_space
 from corpus.errors import LinkError
 from corpus.models import NON_RULE_KINDS, RuleNode
+from kb.paths import DATA_DIR, EXAMPLES_DIR, PROJECT_ROOT
 
 __all__ = [
     "DEFAULT_DEFINES",
@@ -50,8 +51,8 @@ __all__ = [
     "span_text",
 ]
 
-DEFAULT_DEFINES = Path(__file__).resolve().parent / "data" / "defines.toml"
-DEFAULT_EXAMPLES = Path(__file__).resolve().parent / "examples"
+DEFAULT_DEFINES = DATA_DIR / "defines.toml"
+DEFAULT_EXAMPLES = EXAMPLES_DIR
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ class Curation:
 def project_path(path: Path) -> str:
     """``path`` relative to the project root, for messages."""
     try:
-        return str(path.resolve().relative_to(Path(__file__).resolve().parent.parent))
+        return str(path.resolve().relative_to(PROJECT_ROOT))
     except ValueError:
         return str(path)
 

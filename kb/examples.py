@@ -37,6 +37,7 @@ from corpus.reader import find_source, read_lines
 from engine.errors import EngineError
 from engine.runners import RUNNERS, run
 from engine.table import parse_table, render_svg
+from kb.paths import EXAMPLES_DIR
 
 __all__ = [
     "EXAMPLES_DIR",
@@ -52,7 +53,7 @@ __all__ = [
     "to_json_value",
 ]
 
-EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
+EXAMPLES_DIR = EXAMPLES_DIR
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _FIELDS = {"id", "title", "printed", "concepts", "rule_ids", "run", "explanation", "citations", "inputs", "expected",
            "positions", "figure"}

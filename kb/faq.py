@@ -28,6 +28,7 @@ from corpus.editions import display_rank, editions
 from corpus.errors import RulebaseError, TermbaseError
 from corpus.reader import load_manifest, read_lines
 from kb.analysis import fold, lemma, lemmas
+from kb.paths import DATA_DIR
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -50,7 +51,7 @@ __all__ = [
     "stage_faq",
 ]
 
-FAQ_PATH = Path(__file__).resolve().parent / "data" / "faq.toml"
+FAQ_PATH = DATA_DIR / "faq.toml"
 #: A citation points a player to the lines that rule, not to a chapter.
 MAX_CITED_LINES = 25
 #: Scores at or above this mean «this FAQ entry answers the question» (see ``tests/faq``).

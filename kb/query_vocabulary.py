@@ -18,11 +18,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from corpus.errors import QueryError
 from kb.analysis import lemma, tokens
+from kb.paths import DATA_DIR
 
 # --- vocabulary: synonyms and English rule words -----------------------------------------------
 
 #: The search vocabulary (:data:`VOCABULARY_FILE`): synonym groups and player paraphrases.
-VOCABULARY_FILE = Path(__file__).parent / "data" / "synonyms.toml"
+VOCABULARY_FILE = DATA_DIR / "synonyms.toml"
 #: The copy of it in a build, which the search of that build reads.
 VOCABULARY_JSON = "vocabulary.json"
 
@@ -92,7 +93,7 @@ def stage_vocabulary(ctx: Any) -> None:
 
 
 #: English rule words → Russian lemmas the texts use (``kb/data/english.toml``).
-ENGLISH_FILE = Path(__file__).parent / "data" / "english.toml"
+ENGLISH_FILE = DATA_DIR / "english.toml"
 
 
 class EnglishWord(BaseModel):

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from corpus.errors import TermbaseError
 from corpus.reader import load_manifest
 from kb.analysis import lemma_key
+from kb.paths import DATA_DIR
 from kb.terms_text import is_caps
 
 __all__ = [
@@ -36,7 +37,7 @@ __all__ = [
     "project_termbase",
 ]
 
-DEFAULT_TERMS = Path(__file__).resolve().parent / "data" / "terms.toml"
+DEFAULT_TERMS = DATA_DIR / "terms.toml"
 
 
 class Status(StrEnum):
