@@ -40,8 +40,8 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=200)
     args = parser.parse_args()
 
-    from kb.ask import ask
-    from kb.search import get_index
+    from rulekb.kb.ask.answer import ask
+    from rulekb.kb.search.searcher import get_index
 
     rows = [json.loads(line) for line in args.questions.read_text(encoding="utf-8").splitlines() if line.strip()]
     questions = [str(row["question"]) for row in rows]

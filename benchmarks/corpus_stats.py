@@ -9,7 +9,7 @@ import statistics
 import time
 from collections import Counter
 
-from corpus.parser import parse_corpus
+from rulekb.corpus.parser import parse_corpus
 
 
 def main() -> None:

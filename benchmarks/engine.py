@@ -21,7 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.calc import calculate
+from rulekb.engine.calc import calculate
 
 HEADLINE: dict[str, Any] = {
     "edition": "10",

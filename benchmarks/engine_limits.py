@@ -1,7 +1,7 @@
 """How well the engine's work estimate predicts the time of a profile; prints one line per profile.
 
 Random profiles around the limits (many attacks, Sustained Hits, single re-rolls, Devastating Wounds,
-Feel No Pain, large units) are estimated with ``engine.limits.estimate_work``; those under the work
+Feel No Pain, large units) are estimated with ``rulekb.engine.limits.estimate_work``; those under the work
 bound are computed and timed. The figures: the slowest accepted profile and the time per million
 estimated operations. Usage: ``.venv/bin/python benchmarks/engine_limits.py [--n 60] [--seed 1]``.
 """
@@ -17,9 +17,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.calc import calculate, parse_profile
-from engine.errors import EngineError
-from engine.limits import WORK_MAX, estimate_work
+from rulekb.engine.calc import calculate, parse_profile
+from rulekb.engine.errors import EngineError
+from rulekb.engine.limits import WORK_MAX, estimate_work
 
 
 def random_profile(rng: random.Random) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kb.faq import load_faq, match_faq
+from rulekb.kb.faq.entries import load_faq, match_faq
 
 
 def main() -> None:

@@ -33,9 +33,9 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.calc import parse_profile  # noqa: E402
-from engine.errors import EngineError  # noqa: E402
-from engine.limits import check_profile  # noqa: E402
+from rulekb.engine.calc import parse_profile  # noqa: E402
+from rulekb.engine.errors import EngineError  # noqa: E402
+from rulekb.engine.limits import check_profile  # noqa: E402
 
 Case = tuple[str, str, str, bytes | None, dict[str, str]]
 
@@ -189,7 +189,7 @@ def server(port: int, build_dir: Path | None) -> Iterator[int]:
         env["RULEKB_BUILD_DIR"] = str(build_dir)
     process = subprocess.Popen(
         [str(Path(sys.executable).with_name("gunicorn")), "-w", "2", "-b", f"127.0.0.1:{port}", "--timeout", "30",
-         "webapp:create_app()"],
+         "rulekb.webapp:create_app()"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:

@@ -40,7 +40,7 @@ print(json.dumps({"rc": done.returncode, "wall": wall, "cpu": usage.ru_utime + u
 _ASK = """
 import json, statistics, sys, time
 from pathlib import Path
-from kb.ask import ask as run_ask
+from rulekb.kb.ask.answer import ask as run_ask
 build, questions = Path(sys.argv[1]), json.loads(sys.argv[2])
 for q in questions:
     run_ask(q, build_dir=build)

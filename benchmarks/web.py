@@ -1,6 +1,6 @@
 """Web figures: a slow phone's transfer size and time to content, and throughput under gunicorn.
 
-Prints figures, asserts nothing. Starts ``gunicorn -c webapp/gunicorn_conf.py 'webapp:create_app()'``
+Prints figures, asserts nothing. Starts ``gunicorn -c webapp/gunicorn_conf.py 'rulekb.webapp:create_app()'``
 with 2 sync workers on 127.0.0.1 over a knowledge base built into a temporary directory (or
 ``--build-dir``), warms every worker, then:
 
@@ -274,13 +274,13 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="rulekb-web-bench-"))
     build_dir = args.build_dir
     if build_dir is None:
-        from kb.build import build
+        from rulekb.kb.build import build
 
         started = time.perf_counter()
         build_dir = build(out=tmp / "build").out
         print(f"built the knowledge base in {time.perf_counter() - started:.1f} s")
 
-    from kb.build import load_nodes
+    from rulekb.kb.build import load_nodes
 
     leaves = [n for n in load_nodes(build_dir) if n.is_leaf and n.kind.value == "rule"]
     every = list(dict.fromkeys(q for path in args.questions for q in questions(path, 10_000)))
@@ -295,7 +295,7 @@ def main() -> None:
     env = {**os.environ, "RULEKB_BUILD_DIR": str(build_dir), "RULEKB_BIND": f"{HOST}:{port}",
            "RULEKB_WORKERS": str(args.workers)}
     command = [str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "webapp/gunicorn_conf.py", "--access-logfile", "/dev/null",
-               "--log-level", "warning", "webapp:create_app()"]
+               "--log-level", "warning", "rulekb.webapp:create_app()"]
     server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
     try:
         wait_ready(port)

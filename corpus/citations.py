@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
-from corpus.reader import read_lines
+from rulekb.corpus.reader import read_lines
 
 __all__ = ["NodeLike", "missing_quotes", "normalise_space", "overlapping_nodes"]
 
 
 class NodeLike(Protocol):
-    """What the helpers need of a rule node (``corpus.models.RuleNode`` fits)."""
+    """What the helpers need of a rule node (``rulekb.corpus.models.RuleNode`` fits)."""
 
     @property
     def id(self) -> str: ...

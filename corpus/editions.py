@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from corpus.errors import CorpusError
+from rulekb.corpus.errors import CorpusError
 
 __all__ = [
     "CORPUS_DIR",

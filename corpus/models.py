@@ -6,12 +6,12 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from corpus.editions import labels
+from rulekb.corpus.editions import labels
 
 __all__ = ["EDITIONS", "HeadingPattern", "NodeKind", "ParseIssue", "RuleNode", "Source", "SourceParserSettings"]
 
 #: Editions a source may declare (code → Russian label), from the ``[[edition]]`` entries of
-#: ``sources.toml`` (see :mod:`corpus.editions`). ``kt`` is the Kill Team supplement of the 6th/7th-edition era.
+#: ``sources.toml`` (see :mod:`rulekb.corpus.editions`). ``kt`` is the Kill Team supplement of the 6th/7th-edition era.
 EDITIONS: dict[str, str] = labels()
 
 

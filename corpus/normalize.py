@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
-from corpus.morph import is_known
+from rulekb.corpus.morph import is_known
 
 __all__ = [
     "CLEANERS",

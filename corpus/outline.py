@@ -6,7 +6,7 @@ parser change shows up as a readable diff.
 
 from __future__ import annotations
 
-from corpus.models import RuleNode
+from rulekb.corpus.models import RuleNode
 
 __all__ = ["format_outline"]
 

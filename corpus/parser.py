@@ -1,6 +1,6 @@
 """Source text → tree of :class:`RuleNode` (+ :class:`ParseIssue` list).
 
-Two passes: the rule chain (:mod:`corpus.rules`) cuts the lines into blocks, then
+Two passes: the rule chain (:mod:`rulekb.corpus.rules`) cuts the lines into blocks, then
 :class:`TreeBuilder` turns blocks into headings and leaves. Every non-blank line ends up in
 exactly one node (a heading owns its title line, a leaf its body), in order.
 """
@@ -12,13 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from corpus.ids import IdAllocator, slugify
-from corpus.models import HeadingPattern, NodeKind, ParseIssue, RuleNode, Source
-from corpus.normalize import clean_line, join_paragraph
-from corpus.reader import RawText, load_manifest, read_source
-from corpus.rules import RULES, Block, BlockKind, Context
-from corpus.rules.base import HEADING_BLOCKS
-from corpus.rules.labels import label_runs
+from rulekb.corpus.ids import IdAllocator, slugify
+from rulekb.corpus.models import HeadingPattern, NodeKind, ParseIssue, RuleNode, Source
+from rulekb.corpus.normalize import clean_line, join_paragraph
+from rulekb.corpus.reader import RawText, load_manifest, read_source
+from rulekb.corpus.rules import RULES, Block, BlockKind, Context
+from rulekb.corpus.rules.base import HEADING_BLOCKS
+from rulekb.corpus.rules.labels import label_runs
 
 __all__ = ["MAX_LEAF_LINES", "ParsedCorpus", "ParsedSource", "parse_corpus", "parse_source", "scan"]
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from corpus.editions import CORPUS_DIR, MANIFEST, load_editions, read_manifest_toml
-from corpus.errors import CorpusError
-from corpus.models import EDITIONS, Source
+from rulekb.corpus.editions import CORPUS_DIR, MANIFEST, load_editions, read_manifest_toml
+from rulekb.corpus.errors import CorpusError
+from rulekb.corpus.models import EDITIONS, Source
 
 __all__ = [
     "CORPUS_DIR",

@@ -1,6 +1,6 @@
 """The attack sequence as pure functions over exact distributions, with a step-by-step trace.
 
-An edition turns a :class:`~engine.profiles.Profile` into an :class:`AttackPlan` — per-die outcome
+An edition turns a :class:`~rulekb.engine.profiles.Profile` into an :class:`AttackPlan` — per-die outcome
 probabilities for the hit, wound and save rolls, what a critical hit or wound does, the damage of
 one unsaved wound — and :func:`resolve` computes every count's exact distribution from it.
 
@@ -21,9 +21,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from engine.concepts import Citation, cite, rule
-from engine.dice import Dist
-from engine.errors import ProfileError
+from rulekb.engine.concepts import Citation, cite, rule
+from rulekb.engine.dice import Dist
+from rulekb.engine.errors import ProfileError
 
 __all__ = [
     "AttackPlan", "AttackResult", "Counts", "Step", "allocate", "allocate_rolls", "count", "per_wound_total", "resolve",

@@ -18,7 +18,7 @@ Input (every field but ``edition`` optional; short aliases accepted, e.g. ``bs``
 
 Output: ``{"edition", "expected": {...floats}, "expected_exact": {..."a/b"}, "distributions": {name:
 [[k, "p"], ...]}, "distributions_decimal": {...}, "summary": {...}, "steps": [...], "concepts": [...]}``.
-Bad input raises :class:`~engine.errors.ProfileError` naming the field and the fix.
+Bad input raises :class:`~rulekb.engine.errors.ProfileError` naming the field and the fix.
 """
 
 from __future__ import annotations
@@ -28,15 +28,15 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import fields, replace
 from typing import Any
 
-from engine.attack import AttackResult
-from engine.dice import DiceExpr, parse_dice
-from engine.editions import Edition, get_edition
-from engine.errors import EngineError, ProfileError
-from engine.limits import ATTACKERS_MAX, MODELS_MAX, WORK_MAX, WOUNDS_MAX, check_profile
-from engine.profiles import Defender, Profile, Rerolls, Situation, Weapon, parse_abilities
-from engine.rolls import parse_reroll
-from engine.rolltests import run_test
-from engine.unit import resolve_unit
+from rulekb.engine.attack import AttackResult
+from rulekb.engine.dice import DiceExpr, parse_dice
+from rulekb.engine.editions import Edition, get_edition
+from rulekb.engine.errors import EngineError, ProfileError
+from rulekb.engine.limits import ATTACKERS_MAX, MODELS_MAX, WORK_MAX, WOUNDS_MAX, check_profile
+from rulekb.engine.profiles import Defender, Profile, Rerolls, Situation, Weapon, parse_abilities
+from rulekb.engine.rolls import parse_reroll
+from rulekb.engine.rolltests import run_test
+from rulekb.engine.unit import resolve_unit
 
 __all__ = ["CONTRACT_KEYS", "MAX_WEAPONS", "calculate", "calculate_lines", "parse_profile", "parse_profiles",
            "result_to_json"]
@@ -333,8 +333,8 @@ def _resolve(edition: Edition, profiles: list[list[Profile]]) -> AttackResult:
 def calculate(data: Mapping[str, Any] | str) -> dict[str, Any]:
     """Resolve one profile (a mapping or a JSON string) into the JSON result.
 
-    A profile with ``test`` resolves that test instead (:mod:`engine.rolltests`); one with ``weapons``
-    fires each weapon in turn; ``defender.groups`` makes a unit of mixed models (:mod:`engine.unit`).
+    A profile with ``test`` resolves that test instead (:mod:`rulekb.engine.rolltests`); one with ``weapons``
+    fires each weapon in turn; ``defender.groups`` makes a unit of mixed models (:mod:`rulekb.engine.unit`).
     """
     if isinstance(data, str):
         data = _loads(data)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
-from engine.editions import KillTeam, Seventh, Sixth, Tenth
-from engine.geometry import charge_needed
-from engine.rolls import Reroll
+from rulekb.engine.editions import KillTeam, Seventh, Sixth, Tenth
+from rulekb.engine.geometry import charge_needed
+from rulekb.engine.rolls import Reroll
 
 __all__ = ["charge_table", "leadership_table", "melee_hit_table", "overwatch_table", "to_json"]
 

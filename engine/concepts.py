@@ -3,7 +3,7 @@
 ``@rule("hit-roll", cite("10e-core", 604, 612))`` sets ``fn.concept`` and ``fn.citations`` and records
 the function in :data:`REGISTRY`, so a worked example, a calculator step or a concept page can point
 from the engine to the passage it implements. Citations are plain data (source id, line span); the
-engine never opens the texts — ``kb.examples`` checks the quotes.
+engine never opens the texts — ``rulekb.kb.examples.worked`` checks the quotes.
 
 Concept ids are English slugs shared with the termbase: ``hit-roll``, ``wound-roll``, ``armour-save``,
 ``invulnerable-save``, ``feel-no-pain``, ``mortal-wounds``, ``lethal-hits`` …

@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.concepts import cite, rule
-from engine.errors import DiceError
-from engine.limits import check_dice
+from rulekb.engine.concepts import cite, rule
+from rulekb.engine.errors import DiceError
+from rulekb.engine.limits import check_dice
 
 __all__ = ["D3", "D6", "DiceExpr", "Dist", "parse_dice"]
 

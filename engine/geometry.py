@@ -1,5 +1,5 @@
 """The earlier geometry interface, kept for its callers: round bases given as floats, answered by the exact
-table engine (:mod:`engine.table`).
+table engine (:mod:`rulekb.engine.table`).
 
 Positions are in inches (``x``, ``y`` on the table, ``z`` the height of the model's base); bases are given by
 diameter in millimetres, as they are sold. Distances are measured between the closest points of the bases
@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.concepts import cite, rule
-from engine.editions import find_edition
-from engine.table import geometry as g
-from engine.table import measure
-from engine.table.measure import CoherencyReport
+from rulekb.engine.concepts import cite, rule
+from rulekb.engine.editions import find_edition
+from rulekb.engine.table import geometry as g
+from rulekb.engine.table import measure
+from rulekb.engine.table.measure import CoherencyReport
 
 __all__ = [
     "CoherencyReport",
@@ -83,7 +83,7 @@ def in_engagement_range(a: Model, b: Model, edition: str = "10") -> bool:
 
 
 def coherency(models: Sequence[Model], edition: str = "10") -> CoherencyReport:
-    """Unit coherency (see :func:`engine.table.measure.coherency`)."""
+    """Unit coherency (see :func:`rulekb.engine.table.measure.coherency`)."""
     return measure.coherency([m.exact() for m in models], edition)
 
 

@@ -1,9 +1,9 @@
 """The engine's limits: how large a dice expression and an attack profile may be, checked before any work.
 
 Every entry point (``rulekb calc``, the calculator form, ``GET`` and ``POST /api/calc``) goes through
-:func:`engine.dice.parse_dice` and :func:`engine.calc.parse_profile`, which call the checks here
+:func:`rulekb.engine.dice.parse_dice` and :func:`rulekb.engine.calc.parse_profile`, which call the checks here
 *before* a single distribution is built, so a profile that would take minutes is refused in
-microseconds with a :class:`~engine.errors.ProfileError` naming the field, the limit and why.
+microseconds with a :class:`~rulekb.engine.errors.ProfileError` naming the field, the limit and why.
 
 The limits come in two kinds:
 
@@ -26,11 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.errors import DiceError, ProfileError
+from rulekb.engine.errors import DiceError, ProfileError
 
 if TYPE_CHECKING:
-    from engine.dice import DiceExpr
-    from engine.profiles import Profile
+    from rulekb.engine.dice import DiceExpr
+    from rulekb.engine.profiles import Profile
 
 __all__ = [
     "ATTACKERS_MAX",
@@ -130,7 +130,7 @@ class Work:
 def estimate_work(profile: Profile) -> Work:
     """The integer operations the exact attack sequence needs for ``profile`` (an upper estimate).
 
-    It follows the algorithm of :mod:`engine.attack`: every count is a compound distribution over the
+    It follows the algorithm of :mod:`rulekb.engine.attack`: every count is a compound distribution over the
     number of attacks (about ``A² s²`` products for ``A`` attacks with ``s`` outcomes per attack), a
     single re-roll of the wound pool adds one pool per hit count (``H³``), Devastating Wounds
     compound the damage over the critical wounds, and damage allocation steps a chain over the

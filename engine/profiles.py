@@ -1,7 +1,7 @@
 """Weapon, attacker, defender and situation profiles for the attack sequence (frozen dataclasses).
 
 One :class:`Profile` serves every edition; each edition reads the fields it knows and
-:func:`engine.calc.calculate` rejects fields an edition does not have. Numbers follow each edition's
+:func:`rulekb.engine.calc.calculate` rejects fields an edition does not have. Numbers follow each edition's
 own notation: in the 10th edition skills and saves are targets (``skill=3`` means 3+) and AP is 0 or
 negative; in the 6th/7th editions WS and BS are characteristics (1–10) and AP is 1–6 or ``None`` («–»).
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, fields, replace
 
-from engine.dice import DiceExpr, parse_dice
-from engine.errors import ProfileError
-from engine.rolls import Reroll
+from rulekb.engine.dice import DiceExpr, parse_dice
+from rulekb.engine.errors import ProfileError
+from rulekb.engine.rolls import Reroll
 
 __all__ = [
     "ABILITY_NAMES",

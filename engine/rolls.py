@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from fractions import Fraction
 
-from engine.concepts import cite, rule
-from engine.dice import Dist
-from engine.errors import DiceError
+from rulekb.engine.concepts import cite, rule
+from rulekb.engine.dice import Dist
+from rulekb.engine.errors import DiceError
 
 __all__ = ["D6Test", "Outcome", "Reroll", "parse_reroll", "reroll_sum"]
 

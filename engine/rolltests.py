@@ -23,13 +23,13 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from engine.concepts import citations_of, concept_of
-from engine.dice import Dist
-from engine.editions import Edition
-from engine.editions.seventh import Seventh
-from engine.editions.sixth import Sixth, drop_highest
-from engine.errors import EngineError, ProfileError
-from engine.rolls import parse_reroll
+from rulekb.engine.concepts import citations_of, concept_of
+from rulekb.engine.dice import Dist
+from rulekb.engine.editions import Edition
+from rulekb.engine.editions.seventh import Seventh
+from rulekb.engine.editions.sixth import Sixth, drop_highest
+from rulekb.engine.errors import EngineError, ProfileError
+from rulekb.engine.rolls import parse_reroll
 
 __all__ = ["TEST_KINDS", "run_test"]
 

@@ -1,6 +1,6 @@
 """Several weapons of one unit against a target unit whose models may differ (Sv, W, invulnerable, FNP).
 
-The single-weapon path (:func:`engine.attack.resolve`) tracks only the damage dealt so far, which is
+The single-weapon path (:func:`rulekb.engine.attack.resolve`) tracks only the damage dealt so far, which is
 enough when every model of the target is the same. Here the target is a list of *groups* of identical
 models allocated in the order given (a Character's bodyguard first, then the Character, say): the
 model that takes the next attack is the first one not yet destroyed, and one that has lost wounds
@@ -8,7 +8,7 @@ takes the next attack first (10e-core 626–632). The state is therefore (index 
 attacks, damage on it), and each wound is saved with *that* model's save and Feel No Pain:
 
 1. each weapon's hit and wound rolls give the joint count of saveable wounds and of Devastating
-   Wounds (mortal wounds, no save), exactly as :func:`engine.attack.per_wound_total` computes them;
+   Wounds (mortal wounds, no save), exactly as :func:`rulekb.engine.attack.per_wound_total` computes them;
 2. the saveable wounds are allocated one at a time (save, then damage, excess lost), then that
    weapon's mortal wounds (10e-core 661–668: after the other attacks, excess lost);
 3. the next weapon starts from the state the previous one left: weapons resolve one after another.
@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.attack import SPILL, AttackPlan, AttackResult, Step, count, per_wound_total
-from engine.concepts import cite
-from engine.dice import Dist
-from engine.errors import ProfileError
+from rulekb.engine.attack import SPILL, AttackPlan, AttackResult, Step, count, per_wound_total
+from rulekb.engine.concepts import cite
+from rulekb.engine.dice import Dist
+from rulekb.engine.errors import ProfileError
 
 __all__ = ["resolve_unit"]
 

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from corpus.errors import CorpusError, IndexMissingError, RulebaseError
-from corpus.models import ParseIssue, RuleNode
-from corpus.parser import ParsedCorpus, parse_corpus
-from kb.paths import PROJECT_ROOT
+from rulekb.corpus.errors import CorpusError, IndexMissingError, RulebaseError
+from rulekb.corpus.models import ParseIssue, RuleNode
+from rulekb.corpus.parser import ParsedCorpus, parse_corpus
+from rulekb.kb.paths import PROJECT_ROOT
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -90,7 +90,7 @@ def _stage_nodes(ctx: BuildContext) -> None:
 
 def _stage_examples(ctx: BuildContext) -> None:
     """Run every worked example through the engine and check its quotes: ``examples.json``."""
-    from kb.examples import run_examples
+    from rulekb.kb.examples.worked import run_examples
 
     results = run_examples(nodes=ctx.nodes)
     dump_json(ctx.out / "examples.json", results)
@@ -113,7 +113,7 @@ def _stage_examples(ctx: BuildContext) -> None:
 
 
 def _optional_stage(module: str, function: str) -> Stage:
-    """A stage provided by another module of ``kb``; imported lazily so ``kb.build`` stays light."""
+    """A stage provided by another module of ``kb``; imported lazily so ``rulekb.kb.build`` stays light."""
 
     def run(ctx: BuildContext) -> None:
         import importlib
@@ -128,14 +128,14 @@ def _optional_stage(module: str, function: str) -> Stage:
 STAGES: list[tuple[str, Stage]] = [
     ("nodes", _stage_nodes),
     ("examples", _stage_examples),
-    ("faq", _optional_stage("kb.faq", "stage_faq")),
-    ("terms", _optional_stage("kb.graph_build", "stage_terms")),
-    ("termbase", _optional_stage("kb.knowledge_terms", "stage_termbase")),
-    ("vocabulary", _optional_stage("kb.query_vocabulary", "stage_vocabulary")),
-    ("graph", _optional_stage("kb.graph_build", "stage_graph")),
-    ("index", _optional_stage("kb.index", "stage_index")),
-    ("sentences", _optional_stage("kb.sentences", "stage_sentences")),
-    ("offline-index", _optional_stage("kb.offline_index", "stage_offline_index")),
+    ("faq", _optional_stage("rulekb.kb.faq.entries", "stage_faq")),
+    ("terms", _optional_stage("rulekb.kb.graph.build", "stage_terms")),
+    ("termbase", _optional_stage("rulekb.kb.termbase.built", "stage_termbase")),
+    ("vocabulary", _optional_stage("rulekb.kb.search.vocabulary", "stage_vocabulary")),
+    ("graph", _optional_stage("rulekb.kb.graph.build", "stage_graph")),
+    ("index", _optional_stage("rulekb.kb.search.index", "stage_index")),
+    ("sentences", _optional_stage("rulekb.kb.text.sentences", "stage_sentences")),
+    ("offline-index", _optional_stage("rulekb.kb.search.offline", "stage_offline_index")),
 ]
 
 

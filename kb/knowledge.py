@@ -25,20 +25,20 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from corpus.editions import chronological_rank
-from corpus.errors import IndexMissingError, QueryError, RulebaseError
-from corpus.models import NodeKind, RuleNode
-from kb.analysis import fold
-from kb.build import load_nodes, read_manifest, require_build, verify_build
-from kb.knowledge_terms import EXPORTS, Concept, termbase_from_json
-from kb.query_concepts import ConceptMatcher, concept_entries
-from kb.query_vocabulary import VOCABULARY_JSON, Vocabulary, vocabulary_from_data
-from kb.terms_model import Termbase
-from kb.terms_report import ConceptFinder
+from rulekb.corpus.editions import chronological_rank
+from rulekb.corpus.errors import IndexMissingError, QueryError, RulebaseError
+from rulekb.corpus.models import NodeKind, RuleNode
+from rulekb.kb.build import load_nodes, read_manifest, require_build, verify_build
+from rulekb.kb.search.concepts import ConceptMatcher, concept_entries
+from rulekb.kb.search.vocabulary import VOCABULARY_JSON, Vocabulary, vocabulary_from_data
+from rulekb.kb.termbase.built import EXPORTS, Concept, termbase_from_json
+from rulekb.kb.termbase.model import Termbase
+from rulekb.kb.termbase.report import ConceptFinder
+from rulekb.kb.text.analysis import fold
 
 if TYPE_CHECKING:
-    from kb.faq import FaqEntry
-    from kb.graph import KnowledgeGraph
+    from rulekb.kb.faq.entries import FaqEntry
+    from rulekb.kb.graph.queries import KnowledgeGraph
 
 __all__ = [
     "KnowledgeBase",
@@ -195,7 +195,7 @@ class KnowledgeBase:
 
     @cached_property
     def graph(self) -> Any:
-        """The :class:`kb.graph.KnowledgeGraph` of this build, or None when it has no graph.json."""
+        """The :class:`rulekb.kb.graph.queries.KnowledgeGraph` of this build, or None when it has no graph.json."""
         if not (self.path / "graph.json").is_file():
             return None
         try:
@@ -205,14 +205,14 @@ class KnowledgeBase:
 
     def knowledge_graph(self) -> KnowledgeGraph:
         """The graph of this build; IndexMissingError with the fix when it has none (imported on use)."""
-        from kb.graph import load_graph
+        from rulekb.kb.graph.queries import load_graph
 
         return load_graph(self.path)
 
     @cached_property
     def faq(self) -> tuple[FaqEntry, ...]:
         """The FAQ as this build checked it (``faq.json``; empty for a build made before the FAQ stage)."""
-        from kb.faq import load_built_faq
+        from rulekb.kb.faq.entries import load_built_faq
 
         return tuple(load_built_faq(self.path))
 

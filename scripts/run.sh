@@ -9,4 +9,4 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 .venv/bin/rulekb build
 export RULEKB_BIND="127.0.0.1:${1:-5000}"
-exec .venv/bin/gunicorn -c webapp/gunicorn_conf.py 'webapp:create_app()'
+exec .venv/bin/gunicorn -c webapp/gunicorn_conf.py 'rulekb.webapp:create_app()'

@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kb.terms import default_index, default_termbase
-from kb.terms_corpus import block_span, blocks, source_text
-from kb.terms_text import Matcher, Pattern
+from rulekb.kb.termbase import default_index, default_termbase
+from rulekb.kb.termbase.occurrences import block_span, blocks, source_text
+from rulekb.kb.text.matcher import Matcher, Pattern
 
 
 def _context(source_id: str, start: int, end: int, width: int) -> str:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus.parser import ParsedCorpus, parse_corpus
+from rulekb.corpus.parser import ParsedCorpus, parse_corpus
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -21,7 +21,7 @@ def corpus() -> ParsedCorpus:
 @pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A full `rulekb build` into a temporary directory, shared by the session."""
-    from kb.build import build
+    from rulekb.kb.build import build
 
     out = tmp_path_factory.mktemp("kb") / "build"
     build(out=out)

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from corpus.models import Source
-from corpus.reader import load_manifest, read_lines
-from kb.answer_eval import fold_answer
+from rulekb.corpus.models import Source
+from rulekb.corpus.reader import load_manifest, read_lines
+from rulekb.kb.evaluation.answers import fold_answer
 
 DATA = Path(__file__).resolve().parent / "data"
 EVAL = DATA / "eval.jsonl"

@@ -3,7 +3,7 @@
 ``create_app(config=None)`` layers its settings: the defaults below, then ``RULEKB_*`` environment
 variables (``RULEKB_BUILD_DIR=/srv/rulekb/build``; values that parse as JSON are parsed), then the
 dict passed in. The app only reads ``build/``; when it is missing every page answers 503 and says
-how to build it. Production: ``gunicorn -w 2 -b 127.0.0.1:8000 'webapp:create_app()'``.
+how to build it. Production: ``gunicorn -w 2 -b 127.0.0.1:8000 'rulekb.webapp:create_app()'``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ __all__ = ["DEFAULTS", "SECURITY_HEADERS", "create_app"]
 
 #: Every setting the app reads, with its default (documented in docs/web.md; a test checks that).
 DEFAULTS: dict[str, Any] = {
-    "BUILD_DIR": None,  # None: ./build in the project (kb.build.default_build_dir())
+    "BUILD_DIR": None,  # None: ./build in the project (rulekb.kb.build.default_build_dir())
     "MAX_QUERY_LENGTH": 500,  # characters of a search question
     "MAX_CONTENT_LENGTH": 64 * 1024,  # bytes of a POST body (the draft-check form, /api/calc)
     "SEARCH_LIMIT": 10,  # results on the search page
@@ -49,7 +49,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the Flask app: defaults → ``RULEKB_*`` environment → ``config``."""
     from flask import Flask
 
-    from kb.build import default_build_dir
+    from rulekb.kb.build import default_build_dir
 
     app = Flask(__name__)
     app.config.update(DEFAULTS)
@@ -61,12 +61,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
-    from webapp.views import register
+    from rulekb.webapp.views import register
 
     register(app)
     _install_helpers(app)
     _install_guards(app)
-    from webapp import assets, caching, offline
+    from rulekb.webapp import assets, caching, offline
 
     caching.install(app)  # ETag / Last-Modified from the build stamp, 304s, gzip
     assets.install(app)  # content-hashed /assets/ names, immutable
@@ -76,7 +76,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 def _install_guards(app: Flask) -> None:
     """A malformed Host header is answered 400 before Flask binds its URL map (webapp/guard.py)."""
-    from webapp.guard import HostGuard
+    from rulekb.webapp.guard import HostGuard
 
     app.wsgi_app = HostGuard(app.wsgi_app, SECURITY_HEADERS)  # type: ignore[method-assign]
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from corpus.editions import edition_css
-from webapp.caching import COMPRESSIBLE, gzip_body
+from rulekb.corpus.editions import edition_css
+from rulekb.webapp.caching import COMPRESSIBLE, gzip_body
 
 if TYPE_CHECKING:
     from flask import Flask, Response

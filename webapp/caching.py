@@ -30,12 +30,12 @@ from email.utils import formatdate, parsedate_to_datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from corpus.errors import RulebaseError
+from rulekb.corpus.errors import RulebaseError
 
 if TYPE_CHECKING:
     from flask import Flask, Response
 
-    from webapp.data import Build
+    from rulekb.webapp.data import Build
 
 __all__ = [
     "COMPRESSIBLE",
@@ -191,7 +191,7 @@ def install(app: Flask) -> None:
     app.extensions["rulekb_code_version"] = version
 
     def _validators() -> tuple[str, float, str] | None:
-        from webapp.views.common import current_build
+        from rulekb.webapp.views.common import current_build
 
         try:
             build = current_build()

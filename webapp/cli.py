@@ -8,7 +8,7 @@ import click
 
 __all__ = ["main"]
 
-#: Modules under ``webapp.commands`` whose ``COMMANDS`` are added to the group, in help order.
+#: Modules under ``rulekb.webapp.commands`` whose ``COMMANDS`` are added to the group, in help order.
 COMMAND_MODULES: tuple[str, ...] = (
     "corpus",
     "engine",
@@ -29,6 +29,6 @@ def main() -> None:
 
 
 for _name in COMMAND_MODULES:
-    _module = importlib.import_module(f"webapp.commands.{_name}")
+    _module = importlib.import_module(f"rulekb.webapp.commands.{_name}")
     for _command in _module.COMMANDS:
         main.add_command(_command)

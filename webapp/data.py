@@ -1,7 +1,7 @@
-"""The web app's access to the built knowledge base: :mod:`kb.knowledge`, under the names the
+"""The web app's access to the built knowledge base: :mod:`rulekb.kb.knowledge`, under the names the
 views use.
 
-A :class:`Build` is the :class:`kb.knowledge.KnowledgeBase` of the app's ``BUILD_DIR``, opened once
+A :class:`Build` is the :class:`rulekb.kb.knowledge.KnowledgeBase` of the app's ``BUILD_DIR``, opened once
 per worker process and build (:func:`get_build`); the views read nothing else at request time.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from corpus.models import EDITIONS
-from kb.knowledge import KnowledgeBase, open_knowledge_base, suggest
-from kb.knowledge_terms import Concept, Rendering
+from rulekb.corpus.models import EDITIONS
+from rulekb.kb.knowledge import KnowledgeBase, open_knowledge_base, suggest
+from rulekb.kb.termbase.built import Concept, Rendering
 
 __all__ = [
     "Build",

@@ -6,7 +6,7 @@
   built from the ``BASE_URL`` setting, or are relative paths (:func:`absolute`).
 * :func:`read_json_body` parses a POST body itself: at most :data:`MAX_DEPTH` levels of nesting
   (counted on the raw text, before the parser could recurse), no lone surrogate in any string,
-  an object at the top; each failure is a :class:`~corpus.errors.QueryError` (400) naming the field.
+  an object at the top; each failure is a :class:`~rulekb.corpus.errors.QueryError` (400) naming the field.
 * :func:`time_budget` interrupts a computation that runs past its budget (``CALC_TIME_BUDGET``
   seconds) with :class:`TimeBudgetExceeded` (503). It uses ``SIGALRM``, so it applies in the main
   thread of a process — gunicorn's sync workers, the command line — and is a no-op elsewhere.
@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
-from corpus.errors import QueryError, RulebaseError
+from rulekb.corpus.errors import QueryError, RulebaseError
 
 __all__ = [
     "MAX_DEPTH",

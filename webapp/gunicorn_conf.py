@@ -1,7 +1,7 @@
 """gunicorn settings for ``scripts/run.sh``: sync workers, a worker count that fits the machine,
 the access log on stdout, and a graceful reload when a new build is swapped in.
 
-    RULEKB_BIND=127.0.0.1:5000 gunicorn -c webapp/gunicorn_conf.py 'webapp:create_app()'
+    RULEKB_BIND=127.0.0.1:5000 gunicorn -c webapp/gunicorn_conf.py 'rulekb.webapp:create_app()'
 
 * ``RULEKB_WORKERS`` overrides the worker count; by default it is ``2 × cores + 1`` (cores this
   process may run on), at most one per 300 MB of available memory (a worker holds the Whoosh
@@ -62,16 +62,16 @@ def _build_dir() -> Path:
     given = os.environ.get("RULEKB_BUILD_DIR")
     if given:
         return Path(given)
-    from kb.build import default_build_dir
+    from rulekb.kb.build import default_build_dir
 
     return default_build_dir()
 
 
 def read_stamp(build_dir: Path) -> str | None:
     """The stamp of the build at ``build_dir`` (None while there is none)."""
-    from corpus.errors import RulebaseError
-    from kb.build import read_manifest
-    from webapp.caching import manifest_stamp
+    from rulekb.corpus.errors import RulebaseError
+    from rulekb.kb.build import read_manifest
+    from rulekb.webapp.caching import manifest_stamp
 
     try:
         return manifest_stamp(read_manifest(build_dir))

@@ -9,7 +9,7 @@
 * ``/offline/precache.json`` — what the worker stores on install: the app shell (the pages of the
   navigation, the assets, the manifest, the offline page and the client search index), then the
   termbase page, every rule page and every concept page, within ``OFFLINE_BUDGET_BYTES``.
-* ``/offline/search-index.json`` — ``build/search-index.json`` (:mod:`kb.offline_index`).
+* ``/offline/search-index.json`` — ``build/search-index.json`` (:mod:`rulekb.kb.search.offline`).
 * ``/offline`` — the page the worker shows for a page it does not have; its script searches the
   client index when the address is a search.
 """
@@ -20,14 +20,14 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from corpus.editions import display_rank
-from corpus.errors import IndexMissingError
-from webapp.caching import build_stamp, gzip_body
+from rulekb.corpus.editions import display_rank
+from rulekb.corpus.errors import IndexMissingError
+from rulekb.webapp.caching import build_stamp, gzip_body
 
 if TYPE_CHECKING:
     from flask import Flask, Response
 
-    from webapp.data import Build
+    from rulekb.webapp.data import Build
 
 __all__ = ["DARK", "LIGHT", "install", "precache_list"]
 
@@ -98,7 +98,7 @@ def _index_bytes(build: Build) -> tuple[bytes, bytes]:
 def install(app: Flask) -> None:
     from flask import Blueprint, render_template, request, url_for
 
-    from webapp.views.common import current_build
+    from rulekb.webapp.views.common import current_build
 
     app.config.setdefault("OFFLINE_BUDGET_BYTES", 24 * 1024 * 1024)
     bp = Blueprint("offline", __name__)

@@ -96,12 +96,12 @@ class TermSense:
 
 
 class TermMatcher:
-    """Finds termbase phrases in text with the termbase's own matcher (``kb.terms_text.Matcher``:
+    """Finds termbase phrases in text with the termbase's own matcher (``rulekb.kb.text.matcher.Matcher``:
     lemma sequences, longest first; keyword forms in capitals match only capitals, glued words are
     split)."""
 
     def __init__(self, phrases: Iterable[tuple[str, str]]) -> None:
-        from kb.terms_text import Matcher, Pattern
+        from rulekb.kb.text.matcher import Matcher, Pattern
 
         self._kb = Matcher(Pattern(concept, phrase) for phrase, concept in phrases if phrase.strip())
 

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from corpus.rules.base import Block, BlockKind, Context
-from corpus.rules.box import box_field, box_start
-from corpus.rules.credits import credits, preface
-from corpus.rules.example import example
-from corpus.rules.heading import caps_heading, step_heading, title_heading
-from corpus.rules.lists import bullet, list_item
-from corpus.rules.markers import page_marker
-from corpus.rules.paragraph import continuation, paragraph
-from corpus.rules.table import table
-from corpus.rules.toc import toc
+from rulekb.corpus.rules.base import Block, BlockKind, Context
+from rulekb.corpus.rules.box import box_field, box_start
+from rulekb.corpus.rules.credits import credits, preface
+from rulekb.corpus.rules.example import example
+from rulekb.corpus.rules.heading import caps_heading, step_heading, title_heading
+from rulekb.corpus.rules.lists import bullet, list_item
+from rulekb.corpus.rules.markers import page_marker
+from rulekb.corpus.rules.paragraph import continuation, paragraph
+from rulekb.corpus.rules.table import table
+from rulekb.corpus.rules.toc import toc
 
 __all__ = ["RULES", "Block", "BlockKind", "Context", "Rule"]
 

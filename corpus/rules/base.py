@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 
-from corpus.models import ParseIssue, Source
+from rulekb.corpus.models import ParseIssue, Source
 
 __all__ = ["FUNCTION_WORDS", "Block", "BlockKind", "Context"]
 

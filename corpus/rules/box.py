@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from corpus.rules.base import Block, BlockKind, Context
+from rulekb.corpus.rules.base import Block, BlockKind, Context
 
 
 def box_start(ctx: Context, i: int) -> Block | None:

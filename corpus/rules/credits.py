@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from corpus.rules.base import Block, BlockKind, Context
+from rulekb.corpus.rules.base import Block, BlockKind, Context
 
 
 def credits(ctx: Context, i: int) -> Block | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from corpus.rules.base import Block, BlockKind, Context
+from rulekb.corpus.rules.base import Block, BlockKind, Context
 
 _EXAMPLE = re.compile(r"^(?:Пример|Например|К\s?примеру|Example)\b", re.IGNORECASE)
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from corpus.normalize import starts_continuation
-from corpus.rules.base import FUNCTION_WORDS, HEADING_BLOCKS, Block, BlockKind, Context
+from rulekb.corpus.normalize import starts_continuation
+from rulekb.corpus.rules.base import FUNCTION_WORDS, HEADING_BLOCKS, Block, BlockKind, Context
 
 MAX_TITLE = 70
 MAX_WORDS = 9

@@ -7,7 +7,7 @@ has text under it. This pass runs over the blocks after the chain: in a run of a
 
 from __future__ import annotations
 
-from corpus.rules.base import HEADING_BLOCKS, Block, BlockKind, Context
+from rulekb.corpus.rules.base import HEADING_BLOCKS, Block, BlockKind, Context
 
 MIN_RUN = 3
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from corpus.normalize import starts_continuation
-from corpus.rules.base import Block, BlockKind, Context
+from rulekb.corpus.normalize import starts_continuation
+from rulekb.corpus.rules.base import Block, BlockKind, Context
 
 _BULLET = re.compile(r"^[•●▪◦]")
 _ITEM = re.compile(r"^(?:[-–—]\s*\S|\d{1,2}\s*[.)]\s*\S|\d{1,2}\s+[-–—]\s+\S)")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from corpus.rules.base import Block, BlockKind, Context
+from rulekb.corpus.rules.base import Block, BlockKind, Context
 
 
 def page_marker(ctx: Context, i: int) -> Block | None:

@@ -3,8 +3,8 @@ rest of a sentence the source split over lines (where it had a link): a ``contin
 
 from __future__ import annotations
 
-from corpus.normalize import starts_continuation
-from corpus.rules.base import Block, BlockKind, Context
+from rulekb.corpus.normalize import starts_continuation
+from rulekb.corpus.rules.base import Block, BlockKind, Context
 
 
 def continuation(ctx: Context, i: int) -> Block | None:

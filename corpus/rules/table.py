@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from corpus.rules.base import Block, BlockKind, Context
+from rulekb.corpus.rules.base import Block, BlockKind, Context
 
 _CELL = re.compile(r"^(?:[–\-—]|\d+\+?|\d*[DД]\d+|[A-Z][A-Za-z]?|\d+\"?)$")
 MIN_CELLS = 5

@@ -8,12 +8,12 @@
 
 from __future__ import annotations
 
-from engine.editions.base import Edition
-from engine.editions.killteam import KillTeam
-from engine.editions.seventh import Seventh
-from engine.editions.sixth import Sixth
-from engine.editions.tenth import Tenth
-from engine.errors import UnknownEditionError
+from rulekb.engine.editions.base import Edition
+from rulekb.engine.editions.killteam import KillTeam
+from rulekb.engine.editions.seventh import Seventh
+from rulekb.engine.editions.sixth import Sixth
+from rulekb.engine.editions.tenth import Tenth
+from rulekb.engine.errors import UnknownEditionError
 
 __all__ = ["EDITIONS", "Edition", "KillTeam", "Seventh", "Sixth", "Tenth", "find_edition", "get_edition"]
 

@@ -1,8 +1,8 @@
 """The base rule set: what every edition answers, and the flags where editions differ.
 
 An edition is a declared variant (the python-chess ``VARIANTS`` pattern): rule differences are
-``ClassVar`` flags and overridden hooks on a subclass, and :mod:`engine.editions` keeps a registry with
-alias lookup. Hooks an edition does not have raise :class:`~engine.errors.RuleNotInEdition`.
+``ClassVar`` flags and overridden hooks on a subclass, and :mod:`rulekb.engine.editions` keeps a registry with
+alias lookup. Hooks an edition does not have raise :class:`~rulekb.engine.errors.RuleNotInEdition`.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import ClassVar
 
-from engine.attack import AttackPlan, AttackResult, resolve
-from engine.concepts import Citation
-from engine.dice import Dist
-from engine.errors import RuleNotInEdition
-from engine.profiles import Profile
-from engine.rolls import Reroll
+from rulekb.engine.attack import AttackPlan, AttackResult, resolve
+from rulekb.engine.concepts import Citation
+from rulekb.engine.dice import Dist
+from rulekb.engine.errors import RuleNotInEdition
+from rulekb.engine.profiles import Profile
+from rulekb.engine.rolls import Reroll
 
 __all__ = ["Edition"]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import ClassVar
 
-from engine.concepts import cite, rule
-from engine.dice import Dist
-from engine.editions.seventh import Seventh
+from rulekb.engine.concepts import cite, rule
+from rulekb.engine.dice import Dist
+from rulekb.engine.editions.seventh import Seventh
 
 __all__ = ["MISSIONS", "KillTeam"]
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import ClassVar
 
-from engine.concepts import cite, rule
-from engine.dice import Dist
-from engine.editions.sixth import Sixth
-from engine.rolls import Reroll
+from rulekb.engine.concepts import cite, rule
+from rulekb.engine.dice import Dist
+from rulekb.engine.editions.sixth import Sixth
+from rulekb.engine.rolls import Reroll
 
 __all__ = ["FALL_BACK_3D6", "Seventh"]
 

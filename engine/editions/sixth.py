@@ -17,13 +17,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import ClassVar
 
-from engine.attack import AttackPlan, Step
-from engine.concepts import Citation, cite, rule
-from engine.dice import D3, Dist
-from engine.editions.base import Edition
-from engine.errors import ProfileError
-from engine.profiles import Profile
-from engine.rolls import D6Test, Reroll, reroll_sum
+from rulekb.engine.attack import AttackPlan, Step
+from rulekb.engine.concepts import Citation, cite, rule
+from rulekb.engine.dice import D3, Dist
+from rulekb.engine.editions.base import Edition
+from rulekb.engine.errors import ProfileError
+from rulekb.engine.profiles import Profile
+from rulekb.engine.rolls import D6Test, Reroll, reroll_sum
 
 __all__ = ["Sixth", "drop_highest", "random_selection", "random_selection_rerolls", "roll_off", "split_roll"]
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import ClassVar
 
-from engine.attack import AttackPlan, Step
-from engine.concepts import cite, rule
-from engine.dice import DiceExpr, Dist
-from engine.editions.base import Edition
-from engine.errors import ProfileError
-from engine.profiles import Profile
-from engine.rolls import D6Test, Reroll, reroll_sum
+from rulekb.engine.attack import AttackPlan, Step
+from rulekb.engine.concepts import cite, rule
+from rulekb.engine.dice import DiceExpr, Dist
+from rulekb.engine.editions.base import Edition
+from rulekb.engine.errors import ProfileError
+from rulekb.engine.profiles import Profile
+from rulekb.engine.rolls import D6Test, Reroll, reroll_sum
 
 __all__ = [
     "Tenth",

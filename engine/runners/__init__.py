@@ -1,13 +1,13 @@
 """Named entry points into the engine (``run = "tenth.blast"`` in a worked example), by edition.
 
-:mod:`engine.runners.base` holds the registry and the strict input reader; importing this package
-registers every runner of :mod:`~engine.runners.common`, :mod:`~engine.runners.tenth`,
-:mod:`~engine.runners.older` and :mod:`~engine.runners.table`.
+:mod:`rulekb.engine.runners.base` holds the registry and the strict input reader; importing this package
+registers every runner of :mod:`~rulekb.engine.runners.common`, :mod:`~rulekb.engine.runners.tenth`,
+:mod:`~rulekb.engine.runners.older` and :mod:`~rulekb.engine.runners.table`.
 """
 
 from __future__ import annotations
 
-from engine.runners import common, older, table, tenth
-from engine.runners.base import RUNNERS, Inputs, Result, Runner, run
+from rulekb.engine.runners import common, older, table, tenth
+from rulekb.engine.runners.base import RUNNERS, Inputs, Result, Runner, run
 
 __all__ = ["RUNNERS", "Inputs", "Result", "Runner", "common", "older", "run", "table", "tenth"]

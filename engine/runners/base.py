@@ -2,7 +2,7 @@
 
 Worked examples (``kb/examples/*.toml``) name the runner that computes them (``run = "tenth.blast"``),
 and the web app can call the same names. Each runner reads its inputs strictly (a missing or
-mistyped input raises :class:`~engine.errors.ProfileError` naming ``inputs.<key>``) and returns plain
+mistyped input raises :class:`~rulekb.engine.errors.ProfileError` naming ``inputs.<key>``) and returns plain
 values: ``int``, ``bool``, ``str``, lists, and ``Fraction`` for probabilities.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.dice import DiceExpr, Dist, parse_dice
-from engine.errors import EngineError, ProfileError
+from rulekb.engine.dice import DiceExpr, Dist, parse_dice
+from rulekb.engine.errors import EngineError, ProfileError
 
 __all__ = ["RUNNERS", "Inputs", "Result", "Runner", "range_of", "run", "runner"]
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from engine import calc
-from engine.editions.sixth import roll_off, split_roll
-from engine.errors import ProfileError
-from engine.geometry import Model, coherency, in_engagement_range, move_used
-from engine.runners.base import _MISSING, Inputs, Result, range_of, runner
+from rulekb.engine import calc
+from rulekb.engine.editions.sixth import roll_off, split_roll
+from rulekb.engine.errors import ProfileError
+from rulekb.engine.geometry import Model, coherency, in_engagement_range, move_used
+from rulekb.engine.runners.base import _MISSING, Inputs, Result, range_of, runner
 
 
 def _model(value: Any, key: str) -> Model:

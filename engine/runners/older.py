@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine.editions import KillTeam, Seventh, Sixth
-from engine.editions.killteam import MISSIONS
-from engine.editions.sixth import random_selection, random_selection_rerolls
-from engine.errors import ProfileError
-from engine.rolls import D6Test, Reroll
-from engine.runners.base import Inputs, Result, range_of, runner
+from rulekb.engine.editions import KillTeam, Seventh, Sixth
+from rulekb.engine.editions.killteam import MISSIONS
+from rulekb.engine.editions.sixth import random_selection, random_selection_rerolls
+from rulekb.engine.errors import ProfileError
+from rulekb.engine.rolls import D6Test, Reroll
+from rulekb.engine.runners.base import Inputs, Result, range_of, runner
 
 SIXTH, SEVENTH, KT = Sixth(), Seventh(), KillTeam()
 

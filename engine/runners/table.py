@@ -10,11 +10,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from engine.errors import ProfileError
-from engine.rolls import parse_reroll
-from engine.runners.base import Inputs, Result, runner
-from engine.table import older, tenth
-from engine.table.geometry import (
+from rulekb.engine.errors import ProfileError
+from rulekb.engine.rolls import parse_reroll
+from rulekb.engine.runners.base import Inputs, Result, runner
+from rulekb.engine.table import older, tenth
+from rulekb.engine.table.geometry import (
     distance,
     distance_within,
     horizontal_distance,
@@ -22,10 +22,10 @@ from engine.table.geometry import (
     vertical_gap,
     wholly_within,
 )
-from engine.table.measure import coherency as coherency_of
-from engine.table.measure import in_engagement_range
-from engine.table.state import Path, Table, parse_table
-from engine.table.verdict import Verdict
+from rulekb.engine.table.measure import coherency as coherency_of
+from rulekb.engine.table.measure import in_engagement_range
+from rulekb.engine.table.state import Path, Table, parse_table
+from rulekb.engine.table.verdict import Verdict
 
 __all__ = ["verdict_result"]
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine.attack import allocate_rolls
-from engine.dice import DiceExpr, Dist
-from engine.editions import Tenth
-from engine.editions import tenth as t10
-from engine.errors import ProfileError
-from engine.geometry import charge_needed
-from engine.rolls import D6Test, Outcome, parse_reroll
-from engine.runners.base import Inputs, Result, range_of, runner
+from rulekb.engine.attack import allocate_rolls
+from rulekb.engine.dice import DiceExpr, Dist
+from rulekb.engine.editions import Tenth
+from rulekb.engine.editions import tenth as t10
+from rulekb.engine.errors import ProfileError
+from rulekb.engine.geometry import charge_needed
+from rulekb.engine.rolls import D6Test, Outcome, parse_reroll
+from rulekb.engine.runners.base import Inputs, Result, range_of, runner
 
 TENTH = Tenth()
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from engine.errors import ProfileError
+from rulekb.engine.errors import ProfileError
 
 __all__ = [
     "INCH_PER_MM",

@@ -1,6 +1,6 @@
 """Measuring rules shared by the editions: range, engagement range, coherency, base contact.
 
-The edition's numbers come from its flags (:mod:`engine.editions`), read as exact fractions.
+The edition's numbers come from its flags (:mod:`rulekb.engine.editions`), read as exact fractions.
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.concepts import cite, rule
-from engine.editions import find_edition
-from engine.editions.base import Edition
-from engine.errors import RuleNotInEdition
-from engine.table.geometry import Model, distance_within, horizontal_within, sqrt_at_most, within
+from rulekb.engine.concepts import cite, rule
+from rulekb.engine.editions import find_edition
+from rulekb.engine.editions.base import Edition
+from rulekb.engine.errors import RuleNotInEdition
+from rulekb.engine.table.geometry import Model, distance_within, horizontal_within, sqrt_at_most, within
 
 __all__ = [
     "CoherencyReport",

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from engine.errors import ProfileError
-from engine.table.geometry import Base, Model, Point, Polygon, inches
+from rulekb.engine.errors import ProfileError
+from rulekb.engine.table.geometry import Base, Model, Point, Polygon, inches
 
 __all__ = ["Objective", "Path", "Table", "Terrain", "Unit", "parse_path", "parse_table"]
 

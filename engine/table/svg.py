@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from html import escape
 
-from engine.table.state import Table
+from rulekb.engine.table.state import Table
 
 __all__ = ["render_svg"]
 

@@ -1,6 +1,6 @@
-"""The 10th edition's table rules as functions over a :class:`~engine.table.state.Table`.
+"""The 10th edition's table rules as functions over a :class:`~rulekb.engine.table.state.Table`.
 
-Each function returns a :class:`~engine.table.verdict.Verdict` whose reasons name the rule (concept
+Each function returns a :class:`~rulekb.engine.table.verdict.Verdict` whose reasons name the rule (concept
 and lines of ``10e-core``) they apply. Lines follow the text; where the text prints no number (the
 pivot values' table is lost in the translation, 398–399) the caller gives it.
 """
@@ -11,12 +11,12 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
-from engine.concepts import cite, rule
-from engine.dice import Dist
-from engine.editions import Tenth
-from engine.errors import ProfileError
-from engine.rolls import Reroll
-from engine.table.geometry import (
+from rulekb.engine.concepts import cite, rule
+from rulekb.engine.dice import Dist
+from rulekb.engine.editions import Tenth
+from rulekb.engine.errors import ProfileError
+from rulekb.engine.rolls import Reroll
+from rulekb.engine.table.geometry import (
     Model,
     ceil_sqrt,
     distance_within,
@@ -32,9 +32,9 @@ from engine.table.geometry import (
     wholly_within,
     within,
 )
-from engine.table.measure import base_contact, coherency, in_engagement_range
-from engine.table.state import Path, Table, Terrain, Unit
-from engine.table.verdict import Verdict
+from rulekb.engine.table.measure import base_contact, coherency, in_engagement_range
+from rulekb.engine.table.state import Path, Table, Terrain, Unit
+from rulekb.engine.table.verdict import Verdict
 
 __all__ = [
     "PHASES",
@@ -867,7 +867,7 @@ def visible(table: Table, observer_model: str, target_model: str) -> Verdict:
     ruins rule (no sight over or through a ruin, except into it, out of it when wholly within, and for AIRCRAFT
     or TOWERING) and the woods rule (wholly within or seen through woods: never fully visible). Sight lines run
     between exact points of the bases' rims and centres."""
-    from engine.table.geometry import rim_points
+    from rulekb.engine.table.geometry import rim_points
 
     o, t = table.model(observer_model), table.model(target_model)
     ou, tu = table.unit_of(observer_model), table.unit_of(target_model)
@@ -1014,7 +1014,7 @@ def infiltrators_set_up(table: Table, unit_name: str) -> Verdict:
 def _base_near_polygon(m: Model, polygon: Sequence[tuple[Fraction, Fraction]], d: Fraction) -> bool:
     if point_in_polygon(m.centre, tuple(polygon)):
         return True
-    from engine.table.geometry import _segment_point_d2
+    from rulekb.engine.table.geometry import _segment_point_d2
 
     n = len(polygon)
     reach = (d + m.base.rx) ** 2

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.concepts import Citation, citations_of, concept_of
+from rulekb.engine.concepts import Citation, citations_of, concept_of
 
 __all__ = ["Reason", "Verdict"]
 

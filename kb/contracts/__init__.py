@@ -2,7 +2,7 @@
 
 Every ``--json`` command and every ``/api`` route serialises through :func:`dump` with the model of
 its contract, so the two faces cannot drift apart, and ``/api/openapi.json`` is generated from the
-same models (their JSON Schema). The calculator's result is in :mod:`kb.contracts.calc`.
+same models (their JSON Schema). The calculator's result is in :mod:`rulekb.kb.contracts.calc`.
 
 Contracts change only by adding fields: models accept extra fields (an older reader keeps
 working) and ``tests/web/test_contracts.py`` checks that the real outputs carry none the models
@@ -11,9 +11,17 @@ do not declare.
 
 from __future__ import annotations
 
-from kb.contracts.base import Contract, Edition, Lines, dump, dump_list
-from kb.contracts.calc import CALC_RESULT, AttackResult, CalcResult, Step, StepCite, TestResult, calc_json
-from kb.contracts.models import (
+from rulekb.kb.contracts.base import Contract, Edition, Lines, dump, dump_list
+from rulekb.kb.contracts.calc import (
+    CALC_RESULT,
+    AttackResult,
+    CalcResult,
+    Step,
+    StepCite,
+    TestResult,
+    calc_json,
+)
+from rulekb.kb.contracts.models import (
     Answer,
     AnswerPart,
     Ask,

@@ -7,7 +7,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
-from corpus.models import EDITIONS
+from rulekb.corpus.models import EDITIONS
 
 __all__ = ["Contract", "Edition", "Lines", "dump", "dump_list"]
 

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from kb.contracts.base import Contract, Edition, Lines
+from rulekb.kb.contracts.base import Contract, Edition, Lines
 
 __all__ = [
     "Answer", "AnswerPart", "Ask", "Card", "CardCitation", "CardPart", "Citation", "Concept", "ConceptNode",

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from corpus.errors import CorpusError
-from corpus.reader import CORPUS_DIR, load_manifest, read_source
-from kb.build import build
-from webapp.cli import main
+from rulekb.corpus.errors import CorpusError
+from rulekb.corpus.reader import CORPUS_DIR, load_manifest, read_source
+from rulekb.kb.build import build
+from rulekb.webapp.cli import main
 
 MANIFEST = (CORPUS_DIR / "sources.toml").read_text(encoding="utf-8")
 
@@ -97,14 +97,14 @@ def test_cli_reports_one_line_and_exit_2(tmp_path: Path) -> None:
 def test_build_command_names_the_file_exits_2_and_keeps_the_build(
     tmp_path: Path, sources_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import corpus.reader
+    import rulekb.corpus.reader
 
     out = tmp_path / "build"
     out.mkdir()
     (out / "manifest.json").write_text('{"schema_version": 1}', encoding="utf-8")
     path = _one(sources_dir, "7e-pp58-67.txt")
     path.write_bytes(path.read_bytes()[:-3])
-    monkeypatch.setattr(corpus.reader, "CORPUS_DIR", sources_dir.parent)
+    monkeypatch.setattr(rulekb.corpus.reader, "CORPUS_DIR", sources_dir.parent)
     result = CliRunner().invoke(main, ["build", "--quiet", "--build-dir", str(out)])
     assert result.exit_code == 2
     assert "7e-pp58-67.txt" in result.output and "sha256" in result.output

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from webapp.cli import main
+from rulekb.webapp.cli import main
 
 
 def test_outline_prints_kinds_lines_and_pages() -> None:

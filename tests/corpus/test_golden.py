@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from corpus.outline import format_outline
-from corpus.parser import ParsedCorpus
+from rulekb.corpus.outline import format_outline
+from rulekb.corpus.parser import ParsedCorpus
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from corpus.reader import CORPUS_DIR
+from rulekb.corpus.reader import CORPUS_DIR
 
 
 def test_a_text_listed_under_a_new_id_is_built_searched_and_cited(tmp_path: Path) -> None:

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from corpus.editions import load_editions
-from corpus.errors import CorpusError
-from corpus.reader import CORPUS_DIR
-from kb.terms_model import DEFAULT_TERMS
+from rulekb.corpus.editions import load_editions
+from rulekb.corpus.errors import CorpusError
+from rulekb.corpus.reader import CORPUS_DIR
+from rulekb.kb.termbase.model import DEFAULT_TERMS
 
 NEW_EDITION = '''
 [[edition]]
@@ -35,9 +35,9 @@ colour_dark = "#abcdef"
 BUILD = """
 import sys
 from pathlib import Path
-import kb.terms_model
-kb.terms_model.DEFAULT_TERMS = Path(sys.argv.pop(1))
-from webapp.cli import main
+import rulekb.kb.termbase.model
+rulekb.kb.termbase.model.DEFAULT_TERMS = Path(sys.argv.pop(1))
+from rulekb.webapp.cli import main
 sys.argv[0] = "rulekb"
 main()
 """
@@ -45,7 +45,7 @@ main()
 #: Run inside the temporary corpus (``RULEKB_CORPUS`` is read at import): the pages the edition must reach.
 PAGES = '''
 import json, sys
-from webapp import create_app
+from rulekb.webapp import create_app
 app = create_app({"TESTING": True, "BUILD_DIR": sys.argv[1], "SERVER_NAME": "rulekb.test"})
 out = {}
 with app.test_client() as client:

@@ -6,9 +6,9 @@ from collections import Counter
 
 import pytest
 
-from corpus.models import HEADING_KINDS, NodeKind
-from corpus.parser import MAX_LEAF_LINES, ParsedCorpus
-from corpus.reader import read_lines
+from rulekb.corpus.models import HEADING_KINDS, NodeKind
+from rulekb.corpus.parser import MAX_LEAF_LINES, ParsedCorpus
+from rulekb.corpus.reader import read_lines
 
 SOURCES = ["10e-core", "6e-rules", "6e-assault", "7e-pp58-67", "kt"]
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from engine.calc import CONTRACT_KEYS, calculate
-from engine.compare import charge_table, leadership_table, melee_hit_table, overwatch_table, to_json
-from engine.errors import ProfileError, RuleNotInEdition, UnknownEditionError
-from engine.geometry import (
+from rulekb.engine.calc import CONTRACT_KEYS, calculate
+from rulekb.engine.compare import charge_table, leadership_table, melee_hit_table, overwatch_table, to_json
+from rulekb.engine.errors import ProfileError, RuleNotInEdition, UnknownEditionError
+from rulekb.engine.geometry import (
     Model,
     charge_needed,
     coherency,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from webapp.commands.engine import calc, examples
+from rulekb.webapp.commands.engine import calc, examples
 
 PROFILE = {
     "edition": "10",

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.dice import D3, DiceExpr, Dist, parse_dice
-from engine.errors import DiceError
-from engine.rolls import D6Test, Reroll, parse_reroll
+from rulekb.engine.dice import D3, DiceExpr, Dist, parse_dice
+from rulekb.engine.errors import DiceError
+from rulekb.engine.rolls import D6Test, Reroll, parse_reroll
 
 small = st.dictionaries(st.integers(-3, 6), st.integers(1, 5), min_size=1, max_size=4).map(Dist)
 

@@ -7,11 +7,20 @@ from fractions import Fraction
 
 import pytest
 
-from engine.dice import Dist
-from engine.editions import EDITIONS, Edition, KillTeam, Seventh, Sixth, Tenth, find_edition, get_edition
-from engine.editions.sixth import drop_highest, random_selection, roll_off
-from engine.errors import RuleNotInEdition, UnknownEditionError
-from engine.rolls import Reroll
+from rulekb.engine.dice import Dist
+from rulekb.engine.editions import (
+    EDITIONS,
+    Edition,
+    KillTeam,
+    Seventh,
+    Sixth,
+    Tenth,
+    find_edition,
+    get_edition,
+)
+from rulekb.engine.editions.sixth import drop_highest, random_selection, roll_off
+from rulekb.engine.errors import RuleNotInEdition, UnknownEditionError
+from rulekb.engine.rolls import Reroll
 
 SIXTH, SEVENTH, KT, TENTH = Sixth(), Seventh(), KillTeam(), Tenth()
 TWO_D6 = list(itertools.product(range(1, 7), repeat=2))

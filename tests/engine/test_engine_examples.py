@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from corpus.errors import ExampleError
-from corpus.reader import find_source
-from kb.examples import (
+from rulekb.corpus.errors import ExampleError
+from rulekb.corpus.reader import find_source
+from rulekb.kb.examples.worked import (
     EXAMPLES_DIR,
     Citation,
     check_quotes,
@@ -54,8 +54,8 @@ def test_the_books_printed_examples_are_covered() -> None:
 def test_every_concept_is_a_termbase_concept() -> None:
     terms = tomllib.loads((EXAMPLES_DIR.parent / "data" / "terms.toml").read_text(encoding="utf-8"))
     known = {c["id"] for c in terms["concept"]}
-    from engine import runners  # noqa: F401 - importing registers every rule function
-    from engine.concepts import REGISTRY
+    from rulekb.engine import runners  # noqa: F401 - importing registers every rule function
+    from rulekb.engine.concepts import REGISTRY
 
     assert {c for e in EXAMPLES for c in e.concepts} - known == set()
     assert set(REGISTRY) - known == set()
@@ -154,8 +154,8 @@ def test_matches_is_exact() -> None:
 
 
 def test_docs_list_every_printed_example_and_runner() -> None:
-    from engine.calc import CONTRACT_KEYS
-    from engine.runners import RUNNERS
+    from rulekb.engine.calc import CONTRACT_KEYS
+    from rulekb.engine.runners import RUNNERS
 
     doc = (EXAMPLES_DIR.parents[1] / "docs" / "engine.md").read_text(encoding="utf-8")
     assert [e.id for e in EXAMPLES if e.printed and f"`{e.id}`" not in doc] == []

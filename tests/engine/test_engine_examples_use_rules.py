@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from engine.dice import Dist
-from engine.editions import KillTeam, Sixth
-from engine.editions import tenth as t10
-from engine.runners import common, older
-from kb.examples import load_examples, run_example
+from rulekb.engine.dice import Dist
+from rulekb.engine.editions import KillTeam, Sixth
+from rulekb.engine.editions import tenth as t10
+from rulekb.engine.runners import common, older
+from rulekb.kb.examples.worked import load_examples, run_example
 
 EXAMPLES = {e.id: e for e in load_examples()}
 

@@ -6,11 +6,11 @@ from fractions import Fraction
 
 import pytest
 
-from engine.attack import AttackResult
-from engine.dice import Dist, parse_dice
-from engine.editions import Tenth
-from engine.profiles import Defender, Profile, Rerolls, Situation, Weapon, parse_abilities
-from engine.rolls import Reroll
+from rulekb.engine.attack import AttackResult
+from rulekb.engine.dice import Dist, parse_dice
+from rulekb.engine.editions import Tenth
+from rulekb.engine.profiles import Defender, Profile, Rerolls, Situation, Weapon, parse_abilities
+from rulekb.engine.rolls import Reroll
 
 TENTH = Tenth()
 
@@ -96,7 +96,7 @@ def test_devastating_wounds_spill_over(spill: bool, most: int) -> None:
 def test_excess_damage_is_lost_but_a_wounded_model_takes_the_next_attack() -> None:
     # 10e-core 710: D3 damage against W2 models: results 1, 2, 3 destroy two models.
     packets = Dist.constant(3)
-    from engine.attack import allocate
+    from rulekb.engine.attack import allocate
 
     dealt = allocate(packets, Dist.die(3), models=5, wounds=2)
     assert dealt.max() == 6 and dealt.min() == 3

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import dice as dice_module
-from engine import limits
-from engine.calc import calculate, parse_profile
-from engine.dice import parse_dice
-from engine.errors import DiceError, EngineError, ProfileError
+from rulekb.engine import dice as dice_module
+from rulekb.engine import limits
+from rulekb.engine.calc import calculate, parse_profile
+from rulekb.engine.dice import parse_dice
+from rulekb.engine.errors import DiceError, EngineError, ProfileError
 
 
 def _profile(**weapon: Any) -> dict[str, Any]:

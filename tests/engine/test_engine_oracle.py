@@ -9,10 +9,10 @@ from engine_oracle import oracle6, oracle10
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.dice import parse_dice
-from engine.editions import get_edition
-from engine.profiles import Defender, Profile, Rerolls, Situation, Weapon, parse_abilities
-from engine.rolls import parse_reroll
+from rulekb.engine.dice import parse_dice
+from rulekb.engine.editions import get_edition
+from rulekb.engine.profiles import Defender, Profile, Rerolls, Situation, Weapon, parse_abilities
+from rulekb.engine.rolls import parse_reroll
 
 REROLLS = ["none", "ones", "failed", "failed-unmodified", "noncrit", "single"]
 

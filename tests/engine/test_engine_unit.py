@@ -18,9 +18,9 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.calc import calculate, calculate_lines
-from engine.errors import ProfileError
-from webapp.commands.engine import calc
+from rulekb.engine.calc import calculate, calculate_lines
+from rulekb.engine.errors import ProfileError
+from rulekb.webapp.commands.engine import calc
 
 SIX = range(1, 7)
 

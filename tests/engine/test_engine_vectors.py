@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-from engine.attack import AttackResult, allocate
-from engine.calc import calculate
-from engine.dice import Dist, parse_dice
-from engine.editions import Tenth
-from engine.editions.tenth import blast_bonus
-from engine.profiles import Defender, Profile, Rerolls, Weapon, parse_abilities
-from engine.rolls import Reroll, parse_reroll
+from rulekb.engine.attack import AttackResult, allocate
+from rulekb.engine.calc import calculate
+from rulekb.engine.dice import Dist, parse_dice
+from rulekb.engine.editions import Tenth
+from rulekb.engine.editions.tenth import blast_bonus
+from rulekb.engine.profiles import Defender, Profile, Rerolls, Weapon, parse_abilities
+from rulekb.engine.rolls import Reroll, parse_reroll
 
 VECTORS = Path(__file__).resolve().parents[1] / "data" / "engine-vectors.jsonl"
 TENTH = Tenth()

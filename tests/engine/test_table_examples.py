@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from corpus.errors import ExampleError
-from kb.examples import load_examples, run_example, run_examples
+from rulekb.corpus.errors import ExampleError
+from rulekb.kb.examples.worked import load_examples, run_example, run_examples
 
 EXAMPLES = load_examples()
 HEAD = ('[[example]]\nid = "x-1"\ntitle = "t"\nrun = "table.measure"\nexplanation = "e"\nconcepts = ["range"]\n'

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.errors import ProfileError
-from engine.table.geometry import (
+from rulekb.engine.errors import ProfileError
+from rulekb.engine.table.geometry import (
     INCH_PER_MM,
     Base,
     Model,
@@ -26,7 +26,7 @@ from engine.table.geometry import (
     wholly_within,
     within,
 )
-from engine.table.measure import coherency
+from rulekb.engine.table.measure import coherency
 
 coords = st.fractions(min_value=-30, max_value=30, max_denominator=16)
 heights = st.fractions(min_value=0, max_value=8, max_denominator=4)

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from engine.errors import ProfileError
-from engine.rolls import Reroll
-from engine.runners import run
-from engine.table import parse_table, render_svg, tenth
-from engine.table.older import SIXTH
+from rulekb.engine.errors import ProfileError
+from rulekb.engine.rolls import Reroll
+from rulekb.engine.runners import run
+from rulekb.engine.table import parse_table, render_svg, tenth
+from rulekb.engine.table.older import SIXTH
 
 
 def _p_2d6_at_least(needed: int, reroll: bool) -> Fraction:

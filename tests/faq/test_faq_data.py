@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from corpus.models import EDITIONS
-from corpus.reader import load_manifest, read_lines
-from kb.faq import MAX_CITED_LINES, FaqEntry, check_citations, load_faq
+from rulekb.corpus.models import EDITIONS
+from rulekb.corpus.reader import load_manifest, read_lines
+from rulekb.kb.faq.entries import MAX_CITED_LINES, FaqEntry, check_citations, load_faq
 
 ENTRIES = load_faq()
 SOURCES = {source.id: source for source in load_manifest()}

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from kb.faq import FaqCitation, FaqEntry, FaqMatcher
-from kb.faq_gate import GATE_SCORE, GATE_UNCOVERED, gate_entry
+from rulekb.kb.faq.entries import FaqCitation, FaqEntry, FaqMatcher
+from rulekb.kb.faq.gate import GATE_SCORE, GATE_UNCOVERED, gate_entry
 
 
 def entry(entry_id: str, question: str, *variants: str, answer: str = "Ответ для проверки гейта.",
@@ -58,8 +58,8 @@ def test_answer_en_is_optional_and_checked() -> None:
 
 def test_english_questions_get_the_english_answer(built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``answer_en`` on the entry that leads, an English card carries it; a Russian one does not."""
-    from kb.ask import ask
-    from kb.search import get_index
+    from rulekb.kb.ask.answer import ask
+    from rulekb.kb.search.searcher import get_index
 
     index = get_index(built)
     question_en = "Can a unit shoot after it advanced?"

@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 import pytest
 
-from corpus.errors import CorpusError, RulebaseError, TermbaseError
-from kb.faq import FaqCitation, FaqEntry, FaqError, check_citations, load_faq, normalise_space
+from rulekb.corpus.errors import CorpusError, RulebaseError, TermbaseError
+from rulekb.kb.faq.entries import FaqCitation, FaqEntry, FaqError, check_citations, load_faq, normalise_space
 
 GOOD = """
 [[faq]]

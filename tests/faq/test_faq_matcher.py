@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.faq import DEFAULT_THRESHOLD, FaqCitation, FaqEntry, FaqMatcher, load_faq, match_faq
+from rulekb.kb.faq.entries import DEFAULT_THRESHOLD, FaqCitation, FaqEntry, FaqMatcher, load_faq, match_faq
 
 ENTRIES = load_faq()
 BY_ID = {entry.id: entry for entry in ENTRIES}
@@ -144,7 +144,7 @@ COPY_SHARE = 0.75
 
 
 def _words(text: str) -> frozenset[str]:
-    from kb.faq import _terms
+    from rulekb.kb.faq.entries import _terms
 
     return frozenset(t for t in _terms(text) if not t.startswith("~"))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kb.faq import FaqCitation, FaqEntry, citation_node_ids, entry_node_ids
+from rulekb.kb.faq.entries import FaqCitation, FaqEntry, citation_node_ids, entry_node_ids
 
 
 @dataclass(frozen=True)
@@ -63,8 +63,8 @@ def test_entry_node_ids_without_repeats() -> None:
 
 def test_every_faq_citation_lands_on_parsed_leaves() -> None:
     """With the real parser, each citation points to 1–6 leaves, and most to one or two."""
-    from corpus.parser import parse_corpus
-    from kb.faq import load_faq
+    from rulekb.corpus.parser import parse_corpus
+    from rulekb.kb.faq.entries import load_faq
 
     nodes = parse_corpus().nodes
     counts: dict[str, int] = {}

@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from corpus.models import RuleNode
-from corpus.parser import ParsedCorpus
-from kb.linker import Definition, Links, link
-from kb.terms import Termbase, default_termbase
-from kb.terms_sense import SenseResolver
+from rulekb.corpus.models import RuleNode
+from rulekb.corpus.parser import ParsedCorpus
+from rulekb.kb.graph.linker import Definition, Links, link
+from rulekb.kb.termbase import Termbase, default_termbase
+from rulekb.kb.termbase.sense import SenseResolver
 
 _POINTER = re.compile(r"\bсм\.|\bстр\.|страниц|описан\w* в разделе", re.IGNORECASE)
 _NEGATED = re.compile(r"(?<![\w-])(?:не|нельзя|ни)(?![\w-])", re.IGNORECASE)

@@ -9,14 +9,20 @@ from typing import Any
 
 import pytest
 
-from corpus.models import NON_RULE_KINDS
-from corpus.parser import ParsedCorpus
-from kb.build import build
-from kb.curation import DEFAULT_EXAMPLES, covering_leaves, load_curation, load_examples, span_text
-from kb.graph import EDGE_KINDS, GRAPH_SCHEMA, KnowledgeGraph, load_graph
-from kb.graph_build import build_graph, graph_data
-from kb.linker import link
-from kb.terms_model import default_termbase
+from rulekb.corpus.models import NON_RULE_KINDS
+from rulekb.corpus.parser import ParsedCorpus
+from rulekb.kb.build import build
+from rulekb.kb.graph.build import build_graph, graph_data
+from rulekb.kb.graph.curation import (
+    DEFAULT_EXAMPLES,
+    covering_leaves,
+    load_curation,
+    load_examples,
+    span_text,
+)
+from rulekb.kb.graph.linker import link
+from rulekb.kb.graph.queries import EDGE_KINDS, GRAPH_SCHEMA, KnowledgeGraph, load_graph
+from rulekb.kb.termbase.model import default_termbase
 
 OLD_EDITIONS = {"6", "7", "kt"}
 
@@ -203,7 +209,7 @@ def test_curated_definitions_quote_their_lines_and_resolve(corpus: ParsedCorpus)
 
 
 def test_the_docs_name_every_edge_and_reference_kind() -> None:
-    from kb.references import PATTERNS
+    from rulekb.kb.graph.references import PATTERNS
 
     text = (Path(__file__).resolve().parents[2] / "docs" / "graph.md").read_text(encoding="utf-8")
     for kind in [*EDGE_KINDS, *(name for name, _ in PATTERNS)]:

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import kb.curation
-from corpus.errors import LinkError
-from corpus.parser import ParsedCorpus
-from kb.build import build
-from kb.curation import covering_leaves
-from kb.validate import validate
-from webapp.cli import main
+import rulekb.kb.graph.curation
+from rulekb.corpus.errors import LinkError
+from rulekb.corpus.parser import ParsedCorpus
+from rulekb.kb.build import build
+from rulekb.kb.graph.curation import covering_leaves
+from rulekb.kb.graph.validate import validate
+from rulekb.webapp.cli import main
 
 LINE = re.compile(r"^[\w./-]+:\d+: (error|warning): .+$")
 
@@ -97,7 +97,7 @@ def test_a_wrong_curated_quote_fails_a_strict_build_and_keeps_the_last_one(
     defines.write_text(
         '[[define]]\nconcept = "overwatch"\nsource = "kt"\nlines = [3, 3]\nquote = "этого нет в тексте"\n', encoding="utf-8"
     )
-    monkeypatch.setattr(kb.curation, "DEFAULT_DEFINES", defines)
+    monkeypatch.setattr(rulekb.kb.graph.curation, "DEFAULT_DEFINES", defines)
     out = tmp_path / "build"
     out.mkdir()
     (out / "manifest.json").write_text("{}", encoding="utf-8")

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from corpus.models import NodeKind, RuleNode
-from corpus.parser import ParsedCorpus
-from kb.references import Reference, find_references, resolve_references
+from rulekb.corpus.models import NodeKind, RuleNode
+from rulekb.corpus.parser import ParsedCorpus
+from rulekb.kb.graph.references import Reference, find_references, resolve_references
 
 
 def _leaf(text: str, source_id: str = "6e-assault", start: int = 10, page: int | None = None) -> RuleNode:

@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from corpus.errors import IndexMissingError
-from kb.build import BuildLockedError, build, store_dir, verify_build
+from rulekb.corpus.errors import IndexMissingError
+from rulekb.kb.build import BuildLockedError, build, store_dir, verify_build
 
 RULEKB = Path(sys.executable).with_name("rulekb")
 
@@ -47,7 +47,7 @@ def _watch(out: Path) -> Iterator[dict[str, Any]]:
     seen: dict[str, Any] = {"reads": 0, "missing": 0, "errors": []}
     stop = threading.Event()
 
-    from webapp import create_app
+    from rulekb.webapp import create_app
 
     client = create_app({"TESTING": True, "BUILD_DIR": out, "WARM_UP": False}).test_client()
 
@@ -166,7 +166,7 @@ def test_verify_build_names_the_damaged_file(first: Path) -> None:
 
 
 def test_a_directory_that_is_not_a_build_is_never_moved(tmp_path: Path) -> None:
-    from corpus.errors import CorpusError
+    from rulekb.corpus.errors import CorpusError
 
     precious = tmp_path / "data"
     precious.mkdir()

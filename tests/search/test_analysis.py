@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb.analysis import lemma
-from kb.index import RussianTokenizer, split_sentences
+from rulekb.kb.search.index import RussianTokenizer, split_sentences
+from rulekb.kb.text.analysis import lemma
 
 
 def terms(text: str) -> list[str]:
@@ -62,6 +62,6 @@ def test_irregular_english_verbs_meet_their_verb(form: str, verb: str) -> None:
 
 
 def test_a_question_in_the_past_tense_names_the_rule() -> None:
-    from kb.query import parse_query
+    from rulekb.kb.search.query import parse_query
 
     assert "fall-back" in parse_query("can units that fell back still charge?").concepts

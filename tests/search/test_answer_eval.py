@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kb.answer_eval import (
+from rulekb.kb.evaluation.answers import (
     card_editions,
     carries,
     evaluate_answers,
@@ -73,7 +73,7 @@ def test_faq_precision_counts_entries_whose_citations_miss_the_gold(built: Path,
 def test_cli(built: Path, tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from webapp.cli import main
+    from rulekb.webapp.cli import main
 
     rows = write(tmp_path / "c.jsonl", [{"id": "x", "question": "дальность чарджа", "answer_keywords": ["2D6"]}])
     out = CliRunner().invoke(main, ["eval", "--answers", str(rows), "--json", "--build-dir", str(built)])

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from corpus.errors import QueryError
-from corpus.reader import find_source
-from kb.ask import ask, ask_batch, format_answer, highlight_numbers
-from kb.search import get_index
+from rulekb.corpus.errors import QueryError
+from rulekb.corpus.reader import find_source
+from rulekb.kb.ask.answer import ask, ask_batch, format_answer, highlight_numbers
+from rulekb.kb.search.searcher import get_index
 
 OFF_TOPIC = [
     "Как приготовить борщ со сметаной?",
@@ -97,7 +97,7 @@ def test_batch_keeps_ids_and_survives_a_bad_row(built: Path) -> None:
 
 
 def test_faq_entry_leads_with_its_cited_passages(built: Path) -> None:
-    from kb.faq import load_faq
+    from rulekb.kb.faq.entries import load_faq
 
     entry = next(e for e in load_faq() if e.edition == "10")
     result = ask(entry.question, build_dir=built, limit=10)
@@ -118,8 +118,8 @@ def test_faq_entry_leads_with_its_cited_passages(built: Path) -> None:
 
 
 def test_a_weak_faq_match_only_lifts_what_retrieval_found(built: Path) -> None:
-    from kb.ask import FAQ_BOOST, FAQ_CONFIRM_DEPTH, faq_hits
-    from kb.search import get_index, search_parsed
+    from rulekb.kb.ask.answer import FAQ_BOOST, FAQ_CONFIRM_DEPTH, faq_hits
+    from rulekb.kb.search.searcher import get_index, search_parsed
 
     index = get_index(built)
     parsed = index.parse("Сколько кубов бросать на проверку боевого шока?")
@@ -160,7 +160,7 @@ def test_other_editions_name_the_same_concept_once_each(built: Path) -> None:
 
 
 def test_a_quantity_question_prefers_a_sentence_with_a_number(built: Path) -> None:
-    from kb.ask import _sentence_score
+    from rulekb.kb.ask.answer import _sentence_score
 
     index = get_index(built)
     weights = {"модель": 1.0, "двигаться": 1.0}
@@ -183,8 +183,8 @@ def test_how_many_is_answered_with_a_number(built: Path) -> None:
 
 def test_quantity_words_are_lemmas_as_questions_are_read() -> None:
     """The set is compared with the question's lemmas: «distance» is read «distanc», «скока» «скок»."""
-    from kb.analysis import lemma
-    from kb.ask import QUANTITY_WORDS
+    from rulekb.kb.ask.answer import QUANTITY_WORDS
+    from rulekb.kb.text.analysis import lemma
 
     assert {"distanc", "rang", "скок", "сколько"} <= QUANTITY_WORDS
     assert all(lemma(word) == word for word in QUANTITY_WORDS)

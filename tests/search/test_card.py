@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from kb.ask import ask
-from kb.card import question_lang
+from rulekb.kb.ask.answer import ask
+from rulekb.kb.ask.card import question_lang
 
 KINDS = {"ruling", "terminology", "comparison", "none"}
 SOURCES = {"faq", "text", "termbase", "engine", None}
@@ -56,7 +56,7 @@ def test_a_comparison_gets_one_part_per_edition(built: Path) -> None:
 
 
 def test_citations_point_at_lines_that_exist(built: Path) -> None:
-    from corpus.reader import read_lines
+    from rulekb.corpus.reader import read_lines
 
     card = ask("можно ли стрелять после рывка", build_dir=built)["card"]
     assert card["citations"]
@@ -73,7 +73,7 @@ def test_question_language() -> None:
 def test_batch_and_cli_json_carry_the_card(built: Path, tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from webapp.cli import main
+    from rulekb.webapp.cli import main
 
     batch = tmp_path / "q.jsonl"
     batch.write_text(json.dumps({"id": "a", "question": "дальность чарджа"}, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -123,7 +123,7 @@ def test_named_edition_is_never_answered_by_another(built: Path) -> None:
 
 
 def test_environment_sets_the_played_edition(built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from corpus.errors import QueryError
+    from rulekb.corpus.errors import QueryError
 
     monkeypatch.setenv("RULEKB_EDITION", "6")
     assert ask("дальность чарджа", build_dir=built)["card"]["played"] == "6"
@@ -138,7 +138,7 @@ class _Hit:
 
 
 def test_the_played_edition_does_not_lead_when_its_rule_is_far_behind() -> None:
-    from kb.card import _unmarked_editions
+    from rulekb.kb.ask.card import _unmarked_editions
 
     hits = [_Hit("6-a", "6", 10.0), _Hit("6-b", "6", 9.0), _Hit("10-a", "10", 4.0)]
     by_edition: dict[str, list[Any]] = {}
@@ -152,7 +152,7 @@ def test_the_played_edition_does_not_lead_when_its_rule_is_far_behind() -> None:
 
 
 def test_an_older_book_s_wording_implies_its_edition_only_when_retrieval_agrees() -> None:
-    from kb.card import confirmed_editions
+    from rulekb.kb.ask.card import confirmed_editions
 
     assert confirmed_editions(["7"], ["10", "10", "10"]) == []
     assert confirmed_editions(["7", "kt"], ["10", "kt", "10"]) == ["kt", "7"]
@@ -160,7 +160,7 @@ def test_an_older_book_s_wording_implies_its_edition_only_when_retrieval_agrees(
 
 
 def test_an_english_card_names_the_ruling_s_terms_in_english(built: Path) -> None:
-    from kb.card import _english_line, ruling_concepts
+    from rulekb.kb.ask.card import _english_line, ruling_concepts
 
     ruling = "Каждая модель должна пройти проверку «Отчаянный побег», а стрелять можно только навскидку."
     assert {"desperate-escape", "snap-shots"} <= set(ruling_concepts(ruling))
@@ -170,8 +170,8 @@ def test_an_english_card_names_the_ruling_s_terms_in_english(built: Path) -> Non
 
 
 def test_a_comparison_naming_no_edition_sets_every_defining_edition_side_by_side(built: Path) -> None:
-    from kb.card import MAX_PARTS, _defining_editions
-    from kb.search import get_index
+    from rulekb.kb.ask.card import MAX_PARTS, _defining_editions
+    from rulekb.kb.search.searcher import get_index
 
     index = get_index(built)
     question = "как изменилась консолидация от редакции к редакции?"
@@ -186,7 +186,7 @@ def test_a_comparison_naming_no_edition_sets_every_defining_edition_side_by_side
 
 
 def test_a_terminology_question_naming_two_terms_lists_both(built: Path) -> None:
-    from kb.card_terms import pick_concepts
+    from rulekb.kb.ask.card_terms import pick_concepts
 
     question = "Как в тексте переведены Pile In и Consolidate?"
     assert pick_concepts(built, question, []) == ["pile-in", "consolidate"]

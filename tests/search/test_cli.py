@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from webapp.cli import main
+from rulekb.webapp.cli import main
 
 
 def run(*args: str, input: str | None = None) -> tuple[int, str]:

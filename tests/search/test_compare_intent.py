@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kb.ask import ask
-from kb.query import is_comparison, parse_query
+from rulekb.kb.ask.answer import ask
+from rulekb.kb.search.query import is_comparison, parse_query
 
 
 @pytest.mark.parametrize(
@@ -63,7 +63,7 @@ def test_a_comparison_answers_with_one_sentence_per_edition(built: Path) -> None
 
 
 def test_the_search_page_shows_each_edition_s_answer(built: Path) -> None:
-    from webapp import create_app
+    from rulekb.webapp import create_app
 
     client = create_app({"BUILD_DIR": str(built), "TESTING": True}).test_client()
     page = client.get("/search", query_string={"q": "Чем отличается консолидация в 6-й и 10-й?"})

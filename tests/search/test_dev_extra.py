@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kb.evaluate import Ranked, is_relevant, load_questions
-from kb.search import get_index
+from rulekb.kb.evaluation.retrieval import Ranked, is_relevant, load_questions
+from rulekb.kb.search.searcher import get_index
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 EXTRA = DATA / "dev-extra.jsonl"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from corpus.errors import QueryError
-from kb.analysis import lemma
-from kb.query_vocabulary import ENGLISH_FILE, EnglishVocabulary, _english_map, load_english
+from rulekb.corpus.errors import QueryError
+from rulekb.kb.search.vocabulary import ENGLISH_FILE, EnglishVocabulary, _english_map, load_english
+from rulekb.kb.text.analysis import lemma
 
 SCHEMA = ENGLISH_FILE.with_name("english.schema.json")
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from corpus.errors import QueryError
-from kb.evaluate import (
+from rulekb.corpus.errors import QueryError
+from rulekb.kb.evaluation.retrieval import (
     MAX_HIT_LINES,
     Gold,
     Question,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kb.evaluate import load_questions
-from kb.faq import _terms, load_faq
+from rulekb.kb.evaluation.retrieval import load_questions
+from rulekb.kb.faq.entries import _terms, load_faq
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 HELD_OUT = (("eval.jsonl", "e-"), ("fresh.jsonl", ""))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from corpus.errors import QueryError
-from kb.query import (
+from rulekb.corpus.errors import QueryError
+from rulekb.kb.search.query import (
     MAX_QUERY_CHARS,
     ConceptEntry,
     ConceptMatcher,
@@ -179,7 +179,7 @@ def test_one_letter_abbreviations_need_a_value(matcher: ConceptMatcher) -> None:
 
 
 def test_capitals_rendering_matches_capitals_only_in_text(matcher: ConceptMatcher) -> None:
-    from kb.analysis import tokens
+    from rulekb.kb.text.analysis import tokens
 
     text_caps = "Эта модель ТРАНСПОРТНОЕ СРЕДСТВО."
     text_lower = "Это транспортное средство доставки."

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.question_form import (
+from rulekb.kb.ask.form import (
     concept_editions,
     edition_vocabulary,
     implied_editions,
@@ -38,7 +38,7 @@ from kb.question_form import (
     ],
 )
 def test_forms(question: str, form: str) -> None:
-    from kb.query import detect_editions
+    from rulekb.kb.search.query import detect_editions
 
     assert question_form(question, editions=len(detect_editions(question))) == form
 

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from corpus.errors import IndexMissingError, QueryError
-from corpus.models import NON_RULE_KINDS
-from corpus.parser import ParsedCorpus
-from corpus.reader import find_source, read_lines
-from kb.faq import entry_node_ids, load_built_faq
-from kb.index import faq_questions
-from kb.search import Hit, get_index, search, search_parsed
+from rulekb.corpus.errors import IndexMissingError, QueryError
+from rulekb.corpus.models import NON_RULE_KINDS
+from rulekb.corpus.parser import ParsedCorpus
+from rulekb.corpus.reader import find_source, read_lines
+from rulekb.kb.faq.entries import entry_node_ids, load_built_faq
+from rulekb.kb.search.index import faq_questions
+from rulekb.kb.search.searcher import Hit, get_index, search, search_parsed
 
 
 def leaf_at(built: Path, source_id: str, line: int) -> str:
@@ -93,7 +93,7 @@ def test_hits_cite_the_raw_text(built: Path) -> None:
     import html
     import re
 
-    from kb.search import get_index
+    from rulekb.kb.search.searcher import get_index
 
     def flat(text: str) -> str:
         return re.sub(r"\s+", " ", text.replace("\u00a0", " "))
@@ -170,7 +170,7 @@ def test_typo_is_corrected_and_offered(built: Path) -> None:
 @pytest.mark.parametrize("edition", [None, "10"])
 def test_fast_scores_equal_whoosh_bm25f(built: Path, question: str, edition: str | None) -> None:
     """The in-memory scorer is an optimisation: Whoosh's own searcher is its oracle."""
-    from kb.search import bm25_scores, whoosh_scores
+    from rulekb.kb.search.searcher import bm25_scores, whoosh_scores
 
     index = get_index(built)
     parsed = index.parse(question, edition)

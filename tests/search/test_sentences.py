@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kb.analysis import tokens
-from kb.sentences import (
+from rulekb.kb.text.analysis import tokens
+from rulekb.kb.text.sentences import (
     NON_RULING,
     SHORT_PASSAGE,
     Sentence,
@@ -112,7 +112,7 @@ def test_a_comparison_shows_each_edition_s_rule_whole_with_its_measures() -> Non
 
 
 def test_a_ruling_allowing_only_one_denies_a_question_about_several() -> None:
-    from kb.sentences import only_one_denies
+    from rulekb.kb.text.sentences import only_one_denies
 
     ruling = "В состав отряда может входить только один лидер."
     assert only_one_denies("Можно ли присоединить двух лидеров к отряду?", ruling)
@@ -122,7 +122,7 @@ def test_a_ruling_allowing_only_one_denies_a_question_about_several() -> None:
 
 
 def test_the_number_lead_reads_numbers_written_in_words_after_the_measures() -> None:
-    from kb.card import number_lead
+    from rulekb.kb.ask.card import number_lead
 
     assert number_lead("Не более трёх юнитов с одним названием, или шести для линейных.") == "3, 6"
     assert number_lead("Бросьте 2D6 и прибавьте два.") == "2D6, 2"

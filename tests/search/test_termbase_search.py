@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kb.query import ConceptEntry, load_concepts, parse_query
-from kb.search import get_index, search
+from rulekb.kb.search.query import ConceptEntry, load_concepts, parse_query
+from rulekb.kb.search.searcher import get_index, search
 
 CONCEPTS = load_concepts()
 

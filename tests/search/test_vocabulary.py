@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from corpus.errors import QueryError
-from kb.analysis import tokens
-from kb.build import load_nodes
-from kb.index import own_title
-from kb.query import (
+from rulekb.corpus.errors import QueryError
+from rulekb.kb.build import load_nodes
+from rulekb.kb.search.index import own_title
+from rulekb.kb.search.query import (
     LIGHT_WORDS,
     ConceptEntry,
     ConceptMatcher,
@@ -24,7 +23,8 @@ from kb.query import (
     reading_links,
     readings,
 )
-from kb.search import get_index, search
+from rulekb.kb.search.searcher import get_index, search
+from rulekb.kb.text.analysis import tokens
 
 CONCEPT_IDS = {c.id for c in load_concepts()}
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from kb.terms import ConceptFinder, Termbase, TermIndex, default_finder, default_index, default_termbase
+from rulekb.kb.termbase import (
+    ConceptFinder,
+    Termbase,
+    TermIndex,
+    default_finder,
+    default_index,
+    default_termbase,
+)
 
 
 @pytest.fixture(scope="session")

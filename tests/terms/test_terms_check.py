@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from corpus.errors import QueryError
-from kb.terms import Termbase, check_draft
-from kb.terms_corpus import source_text
-from kb.terms_inflect import inflect_like
-from webapp.cli import main
+from rulekb.corpus.errors import QueryError
+from rulekb.kb.termbase import Termbase, check_draft
+from rulekb.kb.termbase.occurrences import source_text
+from rulekb.kb.text.inflect import inflect_like
+from rulekb.webapp.cli import main
 
 
 def run(*args: str) -> tuple[int, str]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from webapp.cli import main
+from rulekb.webapp.cli import main
 
 DATA = Path(__file__).parent / "data"
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from corpus.reader import read_lines
-from kb.analysis import lemma_key
-from kb.terms import Termbase, TermIndex, extract_english_terms, kwic, page_of
+from rulekb.corpus.reader import read_lines
+from rulekb.kb.termbase import Termbase, TermIndex, extract_english_terms, kwic, page_of
+from rulekb.kb.text.analysis import lemma_key
 
 
 def test_counts_and_lines_of_a_mistranslation(index: TermIndex) -> None:

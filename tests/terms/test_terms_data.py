@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from corpus.reader import load_manifest
-from kb.analysis import lemma_key
-from kb.terms import (
+from rulekb.corpus.reader import load_manifest
+from rulekb.kb.termbase import (
     Category,
     ConceptFinder,
     Status,
@@ -19,6 +18,7 @@ from kb.terms import (
     renderings_not_found,
     unmapped_english_terms,
 )
+from rulekb.kb.text.analysis import lemma_key
 
 
 def test_at_least_200_concepts_in_every_category(termbase: Termbase) -> None:

@@ -6,8 +6,8 @@ import csv
 import io
 import xml.etree.ElementTree as ET
 
-from corpus.reader import find_source
-from kb.terms import Termbase, TermIndex, to_csv, to_records, to_tbx, to_tsv
+from rulekb.corpus.reader import find_source
+from rulekb.kb.termbase import Termbase, TermIndex, to_csv, to_records, to_tbx, to_tsv
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 ADMIN = {"preferredTerm-admn-sts", "admittedTerm-admn-sts", "deprecatedTerm-admn-sts"}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from corpus.reader import read_lines
-from kb.terms import ConceptFinder, Matcher, Pattern, analyse, edit_distance
+from rulekb.corpus.reader import read_lines
+from rulekb.kb.termbase import ConceptFinder, Matcher, Pattern, analyse, edit_distance
 
 
 @pytest.mark.parametrize(

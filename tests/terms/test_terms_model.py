@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from corpus.errors import TermbaseError
-from kb.terms import Category, Status, load_termbase
+from rulekb.corpus.errors import TermbaseError
+from rulekb.kb.termbase import Category, Status, load_termbase
 
 GOOD = '''
 schema = 1

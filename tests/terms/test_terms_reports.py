@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kb.terms import ConceptFinder, Termbase, TermIndex, check_draft, inconsistencies, stats_rows, stats_table
+from rulekb.kb.termbase import (
+    ConceptFinder,
+    Termbase,
+    TermIndex,
+    check_draft,
+    inconsistencies,
+    stats_rows,
+    stats_table,
+)
 
 DATA = Path(__file__).parent / "data"
 

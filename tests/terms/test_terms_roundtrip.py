@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 from translate.storage import omegat, tbx
 
-from kb.terms_export import ADMIN_STATUS
-from kb.terms_model import Status
-from webapp.cli import main
+from rulekb.kb.termbase.export import ADMIN_STATUS
+from rulekb.kb.termbase.model import Status
+from rulekb.webapp.cli import main
 
 _XML = "{http://www.w3.org/XML/1998/namespace}lang"
 

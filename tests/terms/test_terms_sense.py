@@ -7,11 +7,11 @@ from collections import Counter
 
 import pytest
 
-from corpus.parser import ParsedCorpus
-from kb.linker import Links, link
-from kb.terms import Termbase, TermIndex, kwic
-from kb.terms_corpus import blocks, line_of
-from kb.terms_sense import SenseResolver
+from rulekb.corpus.parser import ParsedCorpus
+from rulekb.kb.graph.linker import Links, link
+from rulekb.kb.termbase import Termbase, TermIndex, kwic
+from rulekb.kb.termbase.occurrences import blocks, line_of
+from rulekb.kb.termbase.sense import SenseResolver
 
 
 def _lines(index: TermIndex, concept: str, source: str, text: str) -> list[int]:
@@ -97,8 +97,8 @@ def test_resolver_uses_cues_headings_and_default(termbase: Termbase) -> None:
 
 
 def test_every_shared_string_has_one_default(termbase: Termbase, index: TermIndex) -> None:
-    from kb.analysis import lemma_key
-    from kb.terms_text import is_caps
+    from rulekb.kb.text.analysis import lemma_key
+    from rulekb.kb.text.matcher import is_caps
 
     for source in index.sources:
         groups: dict[tuple[tuple[str, ...], bool], list[tuple[str, bool]]] = {}

@@ -11,9 +11,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from corpus.models import RuleNode
-from kb.build import load_nodes
-from webapp import create_app
+from rulekb.corpus.models import RuleNode
+from rulekb.kb.build import load_nodes
+from rulekb.webapp import create_app
 
 
 @pytest.fixture(scope="session")

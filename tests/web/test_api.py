@@ -10,8 +10,8 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from corpus.models import RuleNode
-from kb.build import read_manifest
+from rulekb.corpus.models import RuleNode
+from rulekb.kb.build import read_manifest
 
 HIT_FIELDS = {"node_id", "title", "edition", "source_id", "source_sha256", "lines", "page", "score", "snippet"}
 
@@ -25,7 +25,7 @@ def _check_hit(hit: dict[str, Any], shas: dict[str, str]) -> None:
 
 
 def test_api_ask_is_the_ask_contract_and_matches_kb_ask(client: FlaskClient, built: Path) -> None:
-    from kb.ask import ask
+    from rulekb.kb.ask.answer import ask
 
     question = "проверка на боевой шок"
     data = client.get("/api/ask", query_string={"q": question, "limit": 3}).get_json()

@@ -8,7 +8,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from webapp import CSP, DEFAULTS, create_app
+from rulekb.webapp import CSP, DEFAULTS, create_app
 
 
 def test_config_layers_defaults_then_environment_then_dict(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -24,7 +24,7 @@ def test_config_layers_defaults_then_environment_then_dict(monkeypatch: pytest.M
 
 def test_default_build_dir_is_the_project_build(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("RULEKB_BUILD_DIR", raising=False)
-    from kb.build import default_build_dir
+    from rulekb.kb.build import default_build_dir
 
     assert create_app().config["BUILD_DIR"] == default_build_dir()
 

@@ -25,8 +25,8 @@ import pytest
 from flask import Flask
 from werkzeug.serving import make_server
 
+from rulekb.webapp import create_app
 from web.conftest import require_chromium
-from webapp import create_app
 
 ARGS = [
     "--headless",

@@ -38,8 +38,8 @@ def hook(event, args):
         refused.append(path + " from " + " < ".join(reversed(where[-6:])))
         raise PermissionError(f"sealed: {path}")
 
-from webapp import create_app
-from webapp.views.warm import warm
+from rulekb.webapp import create_app
+from rulekb.webapp.views.warm import warm
 
 sys.addaudithook(hook)
 try:
@@ -55,7 +55,7 @@ with app.test_client() as client:
         response = client.open(url, method=method, data=data)
         status.append(response.status_code)
         response.close()
-    from webapp.data import get_build
+    from rulekb.webapp.data import get_build
     warm(app, get_build(build_dir))
 print(json.dumps({"status": status, "refused": sorted(set(refused)), "probe": probe}))
 '''

@@ -1,4 +1,4 @@
-"""The calculator: GET form → engine.calc, results table, SVG charts, two editions, errors, the API twin."""
+"""The calculator: GET form → rulekb.engine.calc, results table, SVG charts, two editions, errors, the API twin."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from flask.testing import FlaskClient
 
-from webapp.views.calc import FIELDS, profile_from_args
+from rulekb.webapp.views.calc import FIELDS, profile_from_args
 
 SHARE = {
     "edition": "10", "compare": "6", "attackers": "5", "attacks": "2", "skill": "3", "skill_old": "4",
@@ -29,7 +29,7 @@ def test_empty_form_shows_every_field_and_no_result(client: FlaskClient) -> None
 def test_result_is_engine_calc_on_the_profile_from_the_url(client: FlaskClient) -> None:
     from werkzeug.datastructures import MultiDict
 
-    from engine.calc import calculate
+    from rulekb.engine.calc import calculate
 
     args = MultiDict({**SHARE, "compare": ""})
     args.add("ability", "lethal-hits")
@@ -42,7 +42,7 @@ def test_result_is_engine_calc_on_the_profile_from_the_url(client: FlaskClient) 
 
 
 def test_charts_draw_the_exact_distributions(client: FlaskClient) -> None:
-    from engine.calc import calculate
+    from rulekb.engine.calc import calculate
 
     expected = calculate(profile_from_args({**SHARE, "compare": ""}))
     html = client.get("/calc", query_string={**SHARE, "compare": ""}).get_data(as_text=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from flask.testing import FlaskClient
 
-from webapp.render import percent
+from rulekb.webapp.render import percent
 
 
 def test_concept_index_lists_every_termbase_concept(client: FlaskClient, built: Path) -> None:
@@ -20,7 +20,7 @@ def test_concept_index_lists_every_termbase_concept(client: FlaskClient, built: 
 
 
 def test_concept_page_shows_the_graph_comparison_per_edition(client: FlaskClient, built: Path) -> None:
-    from kb.graph import load_graph
+    from rulekb.kb.graph.queries import load_graph
 
     compared = load_graph(built).compare("overwatch")
     html = client.get("/concepts/overwatch").get_data(as_text=True)
@@ -36,7 +36,7 @@ def test_concept_page_shows_the_graph_comparison_per_edition(client: FlaskClient
 
 
 def test_leadership_comparison_is_the_engines_exact_table(client: FlaskClient) -> None:
-    from engine.compare import leadership_table
+    from rulekb.engine.compare import leadership_table
 
     html = client.get("/concepts/leadership").get_data(as_text=True)
     table = html.split('class="numbers"')[1].split("</table>")[0]
@@ -66,7 +66,7 @@ def test_unknown_concept_is_a_404_with_close_concepts(client: FlaskClient) -> No
 
 
 def test_rule_page_links_the_same_concept_in_other_editions(client: FlaskClient, built: Path) -> None:
-    from kb.graph import load_graph
+    from rulekb.kb.graph.queries import load_graph
 
     graph = load_graph(built)
     node_id = next(n for n in graph.defining("overwatch") if graph.neighbours(n)["same_concept"])
@@ -79,7 +79,7 @@ def test_rule_page_links_the_same_concept_in_other_editions(client: FlaskClient,
 
 
 def test_printed_references_link_to_the_rule_they_resolve_to(client: FlaskClient, built: Path) -> None:
-    from kb.graph import load_graph
+    from rulekb.kb.graph.queries import load_graph
 
     graph = load_graph(built)
     found = 0

@@ -1,4 +1,4 @@
-"""The typed contracts: real outputs validate against the models of kb.contracts and carry no field
+"""The typed contracts: real outputs validate against the models of rulekb.kb.contracts and carry no field
 the models do not declare; the CLI and the API print the same fields; the OpenAPI document's
 schemas are the models' JSON Schema."""
 
@@ -14,11 +14,11 @@ from click.testing import CliRunner
 from flask.testing import FlaskClient
 from pydantic import BaseModel, ValidationError
 
-from engine import limits
-from kb import contracts
-from kb.contracts.calc import calc_json
-from webapp.commands.search import search as search_command
-from webapp.views.openapi import MODELS
+from rulekb.engine import limits
+from rulekb.kb import contracts
+from rulekb.kb.contracts.calc import calc_json
+from rulekb.webapp.commands.search import search as search_command
+from rulekb.webapp.views.openapi import MODELS
 
 DEV = Path(__file__).resolve().parents[1] / "data" / "dev.jsonl"
 
@@ -43,7 +43,7 @@ def _check(model: type[BaseModel], data: Any) -> None:
 
 
 def test_ask_batch_output_is_the_ask_model(built: Path) -> None:
-    from kb.ask import ask_batch
+    from rulekb.kb.ask.answer import ask_batch
 
     rows = [json.loads(line) for line in islice(DEV.read_text(encoding="utf-8").splitlines(), 30)]
     results = list(ask_batch(iter(rows), build_dir=built))
@@ -98,7 +98,7 @@ def test_api_rule_is_the_rule_page_model(client: FlaskClient, nodes: list[Any]) 
 
 
 def test_calc_contract_covers_a_roll_test() -> None:
-    from engine.calc import calculate
+    from rulekb.engine.calc import calculate
 
     result = calculate({"edition": "6", "test": {"kind": "leadership", "leadership": 8}})
     _check(contracts.TestResult, result)
@@ -145,7 +145,7 @@ def test_openapi_keeps_the_stated_limits(client: FlaskClient, app: Any) -> None:
 
 
 def test_citation_label_is_built_in_one_place(app: Any) -> None:
-    from kb.contracts.cite import citation_label, lines_label
+    from rulekb.kb.contracts.cite import citation_label, lines_label
 
     assert lines_label((7, 7)) == "строка 7"
     assert lines_label([7, 9]) == "строки 7–9"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from webapp import DEFAULTS, SECURITY_HEADERS
+from rulekb.webapp import DEFAULTS, SECURITY_HEADERS
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "web.md").read_text(encoding="utf-8")
 

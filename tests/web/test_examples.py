@@ -14,12 +14,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from kb.build import seal_build
-from webapp import create_app
+from rulekb.kb.build import seal_build
+from rulekb.webapp import create_app
 
 
 def test_rule_page_renders_a_worked_example_with_its_chart(built: Path, tmp_path: Path, leaf_at: Any) -> None:
-    from engine.calc import calculate
+    from rulekb.engine.calc import calculate
 
     node = leaf_at("10e-core", 606)
     result = calculate({"edition": "10", "attacker": {"models": 1}, "weapon": {"attacks": 3, "skill": 3}})
@@ -52,8 +52,8 @@ def test_rule_page_renders_a_worked_example_with_its_chart(built: Path, tmp_path
 
 
 def test_rule_pages_show_the_projects_worked_examples(client: Any, built: Path) -> None:
-    from kb.build import load_nodes
-    from kb.examples import run_examples
+    from rulekb.kb.build import load_nodes
+    from rulekb.kb.examples.worked import run_examples
 
     examples = run_examples(nodes=load_nodes(built))
     with_dist = next(e for e in examples if e["rule_ids"] and len((e["result"] or {}).get("p_hits") or {}) > 1)

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from webapp.views.calc import FIELDS
+from rulekb.webapp.views.calc import FIELDS
 
 HOSTILE = [
     "",

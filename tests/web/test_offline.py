@@ -20,10 +20,10 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from kb.analysis import stem_en as server_stem_en
-from kb.offline_index import INDEX_FILE, fold_word, terms_of
-from webapp import create_app
-from webapp.data import get_build
+from rulekb.kb.search.offline import INDEX_FILE, fold_word, terms_of
+from rulekb.kb.text.analysis import stem_en as server_stem_en
+from rulekb.webapp import create_app
+from rulekb.webapp.data import get_build
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -220,7 +220,7 @@ def _wait_for(predicate: Any, timeout: float) -> bool:
 
 
 def test_gunicorn_serves_with_sync_workers_logs_access_and_reloads_on_a_new_build(built: Path, tmp_path: Path) -> None:
-    from webapp.gunicorn_conf import default_workers
+    from rulekb.webapp.gunicorn_conf import default_workers
 
     assert default_workers(cores=2, available_mb=24_000) == 5
     assert default_workers(cores=16, available_mb=24_000) == 8
@@ -233,7 +233,7 @@ def test_gunicorn_serves_with_sync_workers_logs_access_and_reloads_on_a_new_buil
     gunicorn = Path(sys.executable).parent / "gunicorn"
     with out.open("wb") as stdout, err.open("wb") as stderr:
         server = subprocess.Popen(
-            [str(gunicorn), "-c", "webapp/gunicorn_conf.py", "webapp:create_app()"],
+            [str(gunicorn), "-c", "webapp/gunicorn_conf.py", "rulekb.webapp:create_app()"],
             cwd=ROOT, env=env, stdout=stdout, stderr=stderr, start_new_session=True,
         )
         try:
@@ -271,18 +271,18 @@ def test_run_sh_serves_with_gunicorn() -> None:
 def test_a_page_asked_again_in_the_same_build_is_sent_without_running_its_view(
     built: Path, tmp_path: Path, leaf_at: Any, monkeypatch: Any
 ) -> None:
-    import webapp.views.rules
+    import rulekb.webapp.views.rules
 
     copy, manifest = _rebuilt_copy(built, tmp_path)
     client = create_app({"TESTING": True, "BUILD_DIR": copy, "WARM_UP": False}).test_client()
     renders: list[str] = []
-    real = webapp.views.rules.render_template
+    real = rulekb.webapp.views.rules.render_template
 
     def counting(name: str, **context: Any) -> str:
         renders.append(name)
         return real(name, **context)
 
-    monkeypatch.setattr(webapp.views.rules, "render_template", counting)
+    monkeypatch.setattr(rulekb.webapp.views.rules, "render_template", counting)
     url = f"/rules/{leaf_at('10e-core', 317).id}"
     first = client.get(url, headers={"Accept-Encoding": "gzip"})
     again = client.get(url, headers={"Accept-Encoding": "gzip"})
@@ -307,7 +307,7 @@ def test_the_serving_settings_are_documented_with_their_defaults(app: Flask) -> 
 def test_pages_that_depend_on_the_played_edition_are_cached_per_player(built: Path) -> None:
     """The answer card puts the player's edition first: a page cached for one player must not be
     served, or validated with a 304, to a player of another edition."""
-    from webapp.caching import VARY_COOKIES
+    from rulekb.webapp.caching import VARY_COOKIES
 
     client = create_app({"BUILD_DIR": built, "TESTING": True}).test_client()
     url = "/search?q=" + "дальность чарджа"

@@ -25,8 +25,8 @@ from urllib.parse import quote, urlparse
 import pytest
 from werkzeug.serving import make_server
 
-from kb.offline_index import INDEX_FILE, terms_of
-from webapp import create_app
+from rulekb.kb.search.offline import INDEX_FILE, terms_of
+from rulekb.webapp import create_app
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -221,7 +221,7 @@ def test_offline_after_one_visit_and_a_new_build_replaces_the_cache(
             context.set_offline(False)
 
             # a new build: the worker is replaced and the old cache deleted
-            from kb.build import build
+            from rulekb.kb.build import build
 
             build(out=build_dir)
             page.goto("/about")

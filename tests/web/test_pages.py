@@ -7,8 +7,8 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from corpus.models import RuleNode
-from kb.build import read_manifest
+from rulekb.corpus.models import RuleNode
+from rulekb.kb.build import read_manifest
 
 
 def _text(html: str) -> str:
@@ -33,7 +33,7 @@ def test_home_has_one_search_box_with_an_edition_filter(client: FlaskClient) -> 
 
 
 def test_search_shows_the_hits_of_kb_ask_with_citations(client: FlaskClient, app: Any, built: Any) -> None:
-    from kb.ask import ask
+    from rulekb.kb.ask.answer import ask
 
     question = "проверка на боевой шок"
     expected = ask(question, limit=app.config["SEARCH_LIMIT"], build_dir=built)
@@ -153,17 +153,17 @@ def test_about_page_credits_the_translators(client: FlaskClient, built: Any) -> 
 
 
 def test_answers_and_pages_are_cached_per_build(client: FlaskClient, app: Any, monkeypatch: Any) -> None:
-    import kb.ask
-    from webapp.data import get_build
+    import rulekb.kb.ask.answer
+    from rulekb.webapp.data import get_build
 
     calls: list[str] = []
-    real = kb.ask.ask
+    real = rulekb.kb.ask.answer.ask
 
     def counting(question: str, **kwargs: Any) -> Any:
         calls.append(question)
         return real(question, **kwargs)
 
-    monkeypatch.setattr(kb.ask, "ask", counting)
+    monkeypatch.setattr(rulekb.kb.ask.answer, "ask", counting)
     question = "сколько дюймов отступает отряд при отходе из ближнего боя"
     first = client.get("/search", query_string={"q": question}).get_data(as_text=True)
     assert client.get("/search", query_string={"q": question}).get_data(as_text=True) == first
@@ -178,7 +178,7 @@ def test_answers_and_pages_are_cached_per_build(client: FlaskClient, app: Any, m
 def test_did_you_mean_links_to_the_corrected_question(client: FlaskClient, built: Any) -> None:
     from urllib.parse import quote_plus
 
-    from kb.ask import ask
+    from rulekb.kb.ask.answer import ask
 
     typo = "зщона поражения"
     corrected = ask(typo, build_dir=built)["did_you_mean"]
@@ -192,7 +192,7 @@ def test_did_you_mean_links_to_the_corrected_question(client: FlaskClient, built
 def test_a_build_without_its_search_index_says_to_rebuild(built: Any, tmp_path: Any) -> None:
     import shutil
 
-    from webapp import create_app
+    from rulekb.webapp import create_app
 
     copy = tmp_path / "build"
     shutil.copytree(built, copy)

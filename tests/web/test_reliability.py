@@ -22,7 +22,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from webapp import create_app
+from rulekb.webapp import create_app
 
 #: Seconds a hostile calculator request may take at most (the budget is 1.5 s; refusals take milliseconds).
 BOUND = 2.0
@@ -252,7 +252,7 @@ def test_a_search_index_damaged_under_a_running_worker_is_a_503(pristine: Path, 
 
 
 def test_the_api_description_states_the_engine_limits(client: FlaskClient) -> None:
-    from engine.limits import LIMITS
+    from rulekb.engine.limits import LIMITS
 
     calc = client.get("/api/openapi.json").get_json()["paths"]["/api/calc"]
     for method in ("get", "post"):
@@ -263,13 +263,13 @@ def test_the_api_description_states_the_engine_limits(client: FlaskClient) -> No
 
 
 def test_a_calculation_past_its_time_budget_is_stopped_with_a_503(built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.calc
+    import rulekb.engine.calc
 
     def endless(profile: Any) -> Any:
         while True:
             time.sleep(0.01)
 
-    monkeypatch.setattr(engine.calc, "calculate", endless)
+    monkeypatch.setattr(rulekb.engine.calc, "calculate", endless)
     client = create_app({"TESTING": True, "BUILD_DIR": built, "WARM_UP": False, "CALC_TIME_BUDGET": 0.3}).test_client()
     response = client.get("/api/calc", query_string={"attacks": "D6"})  # without the budget: never returns
     assert response.status_code == 503 and "0.3 s" in response.get_json()["error"]
@@ -278,15 +278,15 @@ def test_a_calculation_past_its_time_budget_is_stopped_with_a_503(built: Path, m
 
 
 def test_two_editions_side_by_side_share_one_budget(built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.calc
+    import rulekb.engine.calc
 
-    real = engine.calc.calculate
+    real = rulekb.engine.calc.calculate
 
     def slow(profile: Any) -> Any:
         time.sleep(0.2)
         return real(profile)
 
-    monkeypatch.setattr(engine.calc, "calculate", slow)
+    monkeypatch.setattr(rulekb.engine.calc, "calculate", slow)
     client = create_app({"TESTING": True, "BUILD_DIR": built, "WARM_UP": False, "CALC_TIME_BUDGET": 0.3}).test_client()
     assert client.get("/calc", query_string={"attacks": "D6"}).status_code == 200  # one: 0.2 s of 0.3
     page = client.get("/calc", query_string={"attacks": "D6", "compare": "6"})  # two: 0.4 s of 0.3

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from webapp.render import (
+from rulekb.webapp.render import (
     MD,
     RenderContext,
     TermMatcher,
@@ -157,7 +157,7 @@ def test_chart_titles_with_tiny_probabilities_stay_well_formed() -> None:
 
 
 def test_kb_snippets_are_parsed_not_trusted() -> None:
-    from webapp.views.search import marked_snippet
+    from rulekb.webapp.views.search import marked_snippet
 
     html = str(marked_snippet('…в 12&quot; от <b>нападающего</b> <i>x</i> <b>&lt;script&gt;</b>…'))
     assert html == "…в 12&#34; от <mark>нападающего</mark> &lt;i&gt;x&lt;/i&gt; <mark>&lt;script&gt;</mark>…"

@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from webapp.cli import main
-from webapp.data import get_build
+from rulekb.webapp.cli import main
+from rulekb.webapp.data import get_build
 
 
 def test_serve_builds_first_when_the_build_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import flask
 
-    import kb.build
+    import rulekb.kb.build
 
     built: list[Path] = []
     served: list[dict[str, Any]] = []
@@ -27,7 +27,7 @@ def test_serve_builds_first_when_the_build_is_missing(tmp_path: Path, monkeypatc
         out.mkdir(parents=True)
         (out / "manifest.json").write_text("{}", encoding="utf-8")
 
-    monkeypatch.setattr(kb.build, "build", fake_build)
+    monkeypatch.setattr(rulekb.kb.build, "build", fake_build)
     monkeypatch.setattr(flask.Flask, "run", lambda self, **kwargs: served.append({**kwargs, "app": self}))
     target = tmp_path / "kb"
     result = CliRunner().invoke(main, ["serve", "--port", "5099", "--build-dir", str(target)])
@@ -52,7 +52,7 @@ def test_a_rebuild_is_picked_up_and_the_build_is_never_written(built: Path, tmp_
     before = {p: p.stat().st_mtime_ns for p in copy.rglob("*") if p.is_file()}
     first = get_build(copy)
     assert get_build(copy) is first  # loaded once per process
-    from webapp import create_app
+    from rulekb.webapp import create_app
 
     client = create_app({"TESTING": True, "BUILD_DIR": copy}).test_client()
     for url in ("/", "/search?q=рывок", "/sources", "/concepts/overwatch", "/terms", "/api/ask?q=рывок"):
@@ -67,7 +67,7 @@ def test_a_rebuild_is_picked_up_and_the_build_is_never_written(built: Path, tmp_
 def test_the_first_request_warms_the_slow_caches_in_the_background(built: Path, tmp_path: Path) -> None:
     import threading
 
-    from webapp import create_app
+    from rulekb.webapp import create_app
 
     copy = tmp_path / "build"
     shutil.copytree(built, copy)
@@ -89,10 +89,10 @@ def test_the_first_request_warms_the_slow_caches_in_the_background(built: Path, 
 
 
 def test_one_build_stamp_for_the_knowledge_base_the_graph_and_the_search_index(built: Path, tmp_path: Path) -> None:
-    from kb.graph import load_graph
-    from kb.index import process_key
-    from kb.knowledge import build_stamp, open_knowledge_base
-    from kb.search import get_index
+    from rulekb.kb.graph.queries import load_graph
+    from rulekb.kb.knowledge import build_stamp, open_knowledge_base
+    from rulekb.kb.search.index import process_key
+    from rulekb.kb.search.searcher import get_index
 
     copy = tmp_path / "build"
     shutil.copytree(built, copy)

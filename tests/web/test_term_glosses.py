@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from flask.testing import FlaskClient
 
-from corpus.models import RuleNode
+from rulekb.corpus.models import RuleNode
 
 
 def _glossed(client: FlaskClient, node: RuleNode) -> list[tuple[str, str]]:

@@ -35,7 +35,7 @@ def test_terms_search_filters_by_any_name(client: FlaskClient) -> None:
 
 
 def test_kwic_lines_are_the_termbase_kwic_linked_to_their_rules(client: FlaskClient, leaf_at) -> None:  # type: ignore[no-untyped-def]
-    from kb.terms import kwic
+    from rulekb.kb.termbase import kwic
 
     rows = kwic("hit-roll", width=50)
     html = client.get("/terms/hit-roll").get_data(as_text=True)
@@ -48,7 +48,7 @@ def test_kwic_lines_are_the_termbase_kwic_linked_to_their_rules(client: FlaskCli
 
 
 def test_inconsistency_report_is_shown(client: FlaskClient) -> None:
-    from kb.terms import default_index, inconsistencies
+    from rulekb.kb.termbase import default_index, inconsistencies
 
     report = inconsistencies(default_index())
     html = client.get("/terms").get_data(as_text=True)
@@ -68,7 +68,7 @@ def test_tbx_download_is_xml_with_every_concept(client: FlaskClient, built: Path
 
 
 def test_tsv_and_csv_downloads_are_the_termbase_exports(client: FlaskClient) -> None:
-    from kb.terms import default_index, to_csv, to_tsv
+    from rulekb.kb.termbase import default_index, to_csv, to_tsv
 
     tsv = client.get("/terms.tsv")
     assert tsv.mimetype == "text/tab-separated-values"
@@ -95,7 +95,7 @@ def test_draft_check_form_is_a_post_without_inline_code(client: FlaskClient) -> 
 
 
 def test_draft_check_reads_against_a_chosen_book_or_edition_like_the_cli(client: FlaskClient, built: Path) -> None:
-    from kb.terms import check_draft
+    from rulekb.kb.termbase import check_draft
 
     draft = "Модели в зоне досягаемости врага. Сначала сделайте ударную калитку."
     manifest = json.loads((built / "manifest.json").read_text(encoding="utf-8"))

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import click
 
-from corpus.errors import QueryError
-from corpus.models import RuleNode
-from corpus.outline import format_outline
-from corpus.parser import parse_corpus
-from corpus.reader import find_source
-from kb.build import build as run_build
-from kb.build import default_build_dir
-from kb.contracts import Node, dump_list
-from kb.contracts.cite import lines_label
-from kb.knowledge import open_knowledge_base
+from rulekb.corpus.errors import QueryError
+from rulekb.corpus.models import RuleNode
+from rulekb.corpus.outline import format_outline
+from rulekb.corpus.parser import parse_corpus
+from rulekb.corpus.reader import find_source
+from rulekb.kb.build import build as run_build
+from rulekb.kb.build import default_build_dir
+from rulekb.kb.contracts import Node, dump_list
+from rulekb.kb.contracts.cite import lines_label
+from rulekb.kb.knowledge import open_knowledge_base
 
 BUILD_DIR = click.option(
     "--build-dir",
@@ -54,7 +54,7 @@ def check(strict: bool) -> None:
     corpus = parse_corpus()
     issues = [str(issue) for issue in corpus.issues]
     try:
-        from kb.validate import validate  # added by the graph stage
+        from rulekb.kb.graph.validate import validate  # added by the graph stage
 
         issues += validate(corpus)
     except ImportError:

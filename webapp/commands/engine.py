@@ -1,6 +1,6 @@
 """Engine commands: ``examples`` (the worked examples, checked against the books) and ``calc`` (one profile).
 
-Both are thin: ``kb.examples.run_examples`` and ``engine.calc.calculate`` do the work, and the JSON
+Both are thin: ``rulekb.kb.examples.worked.run_examples`` and ``rulekb.engine.calc.calculate`` do the work, and the JSON
 they print is the contract documented in docs/engine.md.
 """
 
@@ -14,11 +14,11 @@ from typing import Any
 
 import click
 
-from corpus.errors import QueryError
-from engine.calc import CONTRACT_KEYS, calculate, calculate_lines
-from engine.errors import EngineError
-from kb.contracts import Example, dump_list
-from kb.contracts.calc import calc_json
+from rulekb.corpus.errors import QueryError
+from rulekb.engine.calc import CONTRACT_KEYS, calculate, calculate_lines
+from rulekb.engine.errors import EngineError
+from rulekb.kb.contracts import Example, dump_list
+from rulekb.kb.contracts.calc import calc_json
 
 __all__ = ["COMMANDS", "CalcError"]
 
@@ -34,8 +34,8 @@ class CalcError(QueryError):
 @click.option("--source", "sources", multiple=True, metavar="SOURCE", help="Only examples citing this source id.")
 def examples(as_json: bool, ids: tuple[str, ...], printed: bool, sources: tuple[str, ...]) -> None:
     """Run every worked example through the engine and check its quotes; exit 1 if any fails."""
-    from corpus.parser import parse_corpus
-    from kb.examples import load_examples, run_examples
+    from rulekb.corpus.parser import parse_corpus
+    from rulekb.kb.examples.worked import load_examples, run_examples
 
     chosen = load_examples()
     if ids:

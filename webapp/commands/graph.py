@@ -1,4 +1,4 @@
-"""Knowledge-graph commands: compare, concepts, related (thin wrappers over :mod:`kb.graph`)."""
+"""Knowledge-graph commands: compare, concepts, related (thin wrappers over :mod:`rulekb.kb.graph.queries`)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from typing import Any
 
 import click
 
-from corpus.editions import chronological
-from kb.build import default_build_dir
-from kb.contracts import Concept, dump_list
-from kb.contracts.cite import citation_label
-from kb.graph import KnowledgeGraph
-from kb.knowledge import open_knowledge_base
+from rulekb.corpus.editions import chronological
+from rulekb.kb.build import default_build_dir
+from rulekb.kb.contracts import Concept, dump_list
+from rulekb.kb.contracts.cite import citation_label
+from rulekb.kb.graph.queries import KnowledgeGraph
+from rulekb.kb.knowledge import open_knowledge_base
 
 BUILD_DIR = click.option(
     "--build-dir",

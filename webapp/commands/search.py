@@ -1,4 +1,4 @@
-"""Search commands: search, ask, eval — thin wrappers over :mod:`kb.search`, :mod:`kb.ask`, :mod:`kb.evaluate`."""
+"""Search commands: search, ask, eval — thin wrappers over :mod:`rulekb.kb.search.searcher`, :mod:`rulekb.kb.ask.answer`, :mod:`rulekb.kb.evaluation.retrieval`."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from typing import Any, TextIO
 import click
 from click.decorators import FC
 
-from corpus.errors import QueryError
-from corpus.models import EDITIONS
-from kb.contracts import Ask, SearchResult, dump
+from rulekb.corpus.errors import QueryError
+from rulekb.corpus.models import EDITIONS
+from rulekb.kb.contracts import Ask, SearchResult, dump
 
 BUILD_DIR = click.option(
     "--build-dir",
@@ -53,8 +53,8 @@ def _terminal(snippet: str) -> str:
 
 
 def _citation(hit: dict[str, Any]) -> str:
-    from corpus.reader import find_source
-    from webapp.commands.graph import cite
+    from rulekb.corpus.reader import find_source
+    from rulekb.webapp.commands.graph import cite
 
     return cite({**hit, "source_title": find_source(hit["source_id"]).title})
 
@@ -67,7 +67,7 @@ def _citation(hit: dict[str, Any]) -> str:
 @BUILD_DIR
 def search(query: str, edition: str | None, limit: int, as_json: bool, build_dir: Path | None) -> None:
     """Search the rules: ranked passages with breadcrumb, citation and highlighted snippet."""
-    from kb.search import search as run_search
+    from rulekb.kb.search.searcher import search as run_search
 
     result = run_search(query, edition=edition, limit=limit, build_dir=build_dir)
     hits = [hit.to_json() for hit in result.hits]
@@ -143,8 +143,8 @@ def ask(
     build_dir: Path | None,
 ) -> None:
     """Answer a rules question: the ruling sentence, cited, with related passages."""
-    from kb.ask import ask as run_ask
-    from kb.ask import ask_batch, format_answer
+    from rulekb.kb.ask.answer import ask as run_ask
+    from rulekb.kb.ask.answer import ask_batch, format_answer
 
     if batch is not None:
         if question is not None:
@@ -189,10 +189,10 @@ def evaluate(
     build_dir: Path | None,
 ) -> None:
     """Measure retrieval on FILE.jsonl: R@1, R@3, R@5, MRR@10 overall and by kind, language, source."""
-    from kb.evaluate import baseline_ranker, evaluate_file, format_report
+    from rulekb.kb.evaluation.retrieval import baseline_ranker, evaluate_file, format_report
 
     if answers:
-        from kb.answer_eval import evaluate_answers, format_answer_report, load_answer_rows
+        from rulekb.kb.evaluation.answers import evaluate_answers, format_answer_report, load_answer_rows
 
         rows = load_answer_rows(file)
         if only is not None:

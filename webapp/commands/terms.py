@@ -1,5 +1,5 @@
 """Termbase commands: `rulekb terms [QUERY]` (+ inconsistencies, check, stats, unmapped) and
-`rulekb kwic TERM`. Thin wrappers over :mod:`kb.terms`."""
+`rulekb kwic TERM`. Thin wrappers over :mod:`rulekb.kb.termbase`."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import IO, Any
 
 import click
 
-from corpus.errors import QueryError
-from corpus.reader import find_source
-from kb.contracts import Term, dump_list
-from kb.terms import (
+from rulekb.corpus.errors import QueryError
+from rulekb.corpus.reader import find_source
+from rulekb.kb.contracts import Term, dump_list
+from rulekb.kb.termbase import (
     Concept,
     KwicRow,
     check_draft,

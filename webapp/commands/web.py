@@ -22,10 +22,10 @@ __all__ = ["COMMANDS", "serve"]
 def serve(host: str, port: int, build_dir: Path | None, debug: bool) -> None:
     """Serve the web app (development server); builds the knowledge base first if it is missing.
 
-    For production run gunicorn: gunicorn -w 2 -b 127.0.0.1:8000 'webapp:create_app()'.
+    For production run gunicorn: gunicorn -w 2 -b 127.0.0.1:8000 'rulekb.webapp:create_app()'.
     """
-    from kb.build import build, default_build_dir
-    from webapp import create_app
+    from rulekb.kb.build import build, default_build_dir
+    from rulekb.webapp import create_app
 
     target = build_dir or default_build_dir()
     if not (target / "manifest.json").is_file():

@@ -1,6 +1,6 @@
 // rulekb offline: registers the service worker, says plainly when the phone is offline, and on the
 // offline page searches the client index (build/search-index.json) the worker has stored.
-// The folding of words follows the rules shipped in the index (kb/offline_index.py), so the
+// The folding of words follows the rules shipped in the index (kb/search/offline.py), so the
 // browser keys words exactly as the build did.
 (function () {
   "use strict";
@@ -35,7 +35,7 @@
   window.addEventListener("offline", function () { showNotice(true); });
   window.addEventListener("online", function () { showNotice(!!page); });
 
-  // ---- folding (mirrors kb/offline_index.py) --------------------------------------------------
+  // ---- folding (mirrors kb/search/offline.py) --------------------------------------------------
   function folder(rules) {
     var irregular = rules.en_irregular, suffixes = rules.en_suffixes;
     function stemEn(word) {

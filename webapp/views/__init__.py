@@ -12,13 +12,13 @@ from typing import Any
 from flask import Flask, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from corpus.errors import IndexMissingError, QueryError, RulebaseError
-from corpus.models import EDITIONS
-from kb.contracts import Error, dump
-from kb.contracts.cite import citation_label
-from webapp.data import edition_label
-from webapp.guard import TimeBudgetExceeded
-from webapp.render import STATUS_LABELS, bar_chart_svg, flat, number, percent
+from rulekb.corpus.errors import IndexMissingError, QueryError, RulebaseError
+from rulekb.corpus.models import EDITIONS
+from rulekb.kb.contracts import Error, dump
+from rulekb.kb.contracts.cite import citation_label
+from rulekb.webapp.data import edition_label
+from rulekb.webapp.guard import TimeBudgetExceeded
+from rulekb.webapp.render import STATUS_LABELS, bar_chart_svg, flat, number, percent
 
 __all__ = ["register"]
 
@@ -41,7 +41,7 @@ def _error(status: int, title: str, message: str, **extra: Any) -> tuple[Respons
 
 def _suggestions() -> list[Any]:
     """Rules or concepts whose id or title is close to the path asked for."""
-    from webapp.views.common import current_build
+    from rulekb.webapp.views.common import current_build
 
     try:
         build = current_build()
@@ -65,7 +65,7 @@ def _suggestions() -> list[Any]:
 
 def _damaged_build() -> IndexMissingError | None:
     """The damage of this app's build, if every file it lists is not there whole (checked after a failure)."""
-    from kb.build import verify_build
+    from rulekb.kb.build import verify_build
 
     try:
         verify_build(current_app.config["BUILD_DIR"])
@@ -77,11 +77,11 @@ def _damaged_build() -> IndexMissingError | None:
 
 
 def register(app: Flask) -> None:
-    from webapp.views import api, calc, concepts, pages, rules, search, terms
+    from rulekb.webapp.views import api, calc, concepts, pages, rules, search, terms
 
     for module in (search, rules, concepts, terms, calc, pages, api):
         app.register_blueprint(module.bp)
-    from webapp.views import warm
+    from rulekb.webapp.views import warm
 
     warm.install(app)
 

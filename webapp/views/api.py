@@ -1,6 +1,6 @@
 """The JSON API: the same objects as the CLI contracts, read-only, CORS-open for GET.
 
-Every route is listed in :data:`webapp.views.openapi.OPENAPI` (a test checks that). Errors are
+Every route is listed in :data:`rulekb.webapp.views.openapi.OPENAPI` (a test checks that). Errors are
 ``{"error": "..."}`` with 400 (bad parameter) or 404 (unknown id), 503 when nothing is built.
 """
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from corpus.errors import QueryError
-from kb.contracts import Ask, Concept, RulePage, SearchResult, Sources, Term, dump, dump_list
-from kb.contracts.calc import calc_json
-from webapp.views.common import clean_query, current_build, parse_edition, parse_limit
+from rulekb.corpus.errors import QueryError
+from rulekb.kb.contracts import Ask, Concept, RulePage, SearchResult, Sources, Term, dump, dump_list
+from rulekb.kb.contracts.calc import calc_json
+from rulekb.webapp.views.common import clean_query, current_build, parse_edition, parse_limit
 
 __all__ = ["bp"]
 
@@ -30,7 +30,7 @@ def _question() -> tuple[str, str | None, int]:
 @bp.route("/ask")
 def ask() -> Response:
     """The ``rulekb ask --json`` object."""
-    from webapp.views.search import played_edition, run_ask
+    from rulekb.webapp.views.search import played_edition, run_ask
 
     question, edition, limit = _question()
     result = run_ask(current_build(), question, edition, limit, played_edition())
@@ -43,7 +43,7 @@ def search() -> Response:
     """Ranked rule leaves for a query (no answer extraction)."""
     question, edition, limit = _question()
     build = current_build()
-    from kb.search import search as kb_search
+    from rulekb.kb.search.searcher import search as kb_search
 
     found = kb_search(question, edition=edition, limit=limit, build_dir=build.path)
     hits = [h.to_json() for h in found.hits]
@@ -55,8 +55,8 @@ def search() -> Response:
 @bp.route("/rules/<path:node_id>")
 def rule(node_id: str) -> Response:
     """One node with its breadcrumb, parent, children, neighbours and same-concept rules (the rule
-    page's data, :func:`webapp.views.rules.rule_page`)."""
-    from webapp.views.rules import rule_page
+    page's data, :func:`rulekb.webapp.views.rules.rule_page`)."""
+    from rulekb.webapp.views.rules import rule_page
 
     build = current_build()
     return jsonify(dump(RulePage, rule_page(build, node_id).to_json()))
@@ -65,7 +65,7 @@ def rule(node_id: str) -> Response:
 @bp.route("/concepts")
 def concepts() -> Response:
     """Every concept with the rules that define or mention it (``rulekb concepts --json``)."""
-    from webapp.views.concepts import concept_ids, concept_json
+    from rulekb.webapp.views.concepts import concept_ids, concept_json
 
     build = current_build()
     ids = concept_ids(build)
@@ -74,7 +74,7 @@ def concepts() -> Response:
 
 @bp.route("/concepts/<path:concept_id>")
 def concept(concept_id: str) -> Response:
-    from webapp.views.concepts import concept_page
+    from rulekb.webapp.views.concepts import concept_page
 
     return jsonify(dump(Concept, concept_page(current_build(), concept_id).to_json()))
 
@@ -82,7 +82,7 @@ def concept(concept_id: str) -> Response:
 @bp.route("/terms")
 def terms() -> Response:
     """The termbase (``rulekb terms --json``)."""
-    from webapp.views.terms import terms_json
+    from rulekb.webapp.views.terms import terms_json
 
     return jsonify(dump_list(Term, terms_json(current_build())))
 
@@ -90,7 +90,7 @@ def terms() -> Response:
 @bp.route("/sources")
 def sources() -> Response:
     """The books: the ``sources`` of ``build/manifest.json``, plus parse issues."""
-    from webapp.views.pages import sources_data
+    from rulekb.webapp.views.pages import sources_data
 
     return jsonify(dump(Sources, sources_data(current_build())))
 
@@ -98,10 +98,10 @@ def sources() -> Response:
 @bp.route("/calc", methods=["GET", "POST"])
 def calc() -> Response | tuple[Response, int]:
     """The engine on one attack profile: GET with the calculator's parameters, or POST the profile JSON."""
-    from webapp.views.calc import calculate, profile_from_args
+    from rulekb.webapp.views.calc import calculate, profile_from_args
 
     if request.method == "POST":
-        from webapp.guard import read_json_body
+        from rulekb.webapp.guard import read_json_body
 
         profile = read_json_body(request.get_data(cache=False), request.mimetype)
     else:
@@ -111,6 +111,6 @@ def calc() -> Response | tuple[Response, int]:
 
 @bp.route("/openapi.json")
 def openapi() -> Response:
-    from webapp.views.openapi import document
+    from rulekb.webapp.views.openapi import document
 
     return jsonify(document(current_app.config["API_MAX_LIMIT"]))

@@ -1,4 +1,4 @@
-"""The attack calculator: a GET form (so a result is a shareable URL) over ``engine.calc.calculate``.
+"""The attack calculator: a GET form (so a result is a shareable URL) over ``rulekb.engine.calc.calculate``.
 
 The form's fields are declared once in :data:`FIELDS`; :func:`profile_from_args` turns the query
 parameters into the engine's profile (the ``rulekb calc --json`` input), the page shows the
@@ -16,9 +16,9 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, render_template, request
 
-from corpus.editions import display_order, family_of, labels
-from corpus.errors import QueryError, RulebaseError
-from engine.limits import ATTACKERS_MAX, MODELS_MAX, WOUNDS_MAX
+from rulekb.corpus.editions import display_order, family_of, labels
+from rulekb.corpus.errors import QueryError, RulebaseError
+from rulekb.engine.limits import ATTACKERS_MAX, MODELS_MAX, WOUNDS_MAX
 
 __all__ = ["FIELDS", "Field", "bp", "calculate", "profile_from_args"]
 
@@ -196,7 +196,7 @@ def read_form(args: Mapping[str, str] | Any) -> tuple[dict[str, Any], list[str]]
 
 
 def profile(values: Mapping[str, Any], abilities: list[str], edition: str) -> dict[str, Any]:
-    """The engine's profile (the ``rulekb calc --json`` input of ``engine.calc``) for one edition."""
+    """The engine's profile (the ``rulekb calc --json`` input of ``rulekb.engine.calc``) for one edition."""
     tenth = edition == "10"
     weapon: dict[str, Any] = {
         "type": "melee" if values["melee"] else "ranged",
@@ -256,12 +256,12 @@ def profile_from_args(args: Mapping[str, str] | Any) -> dict[str, Any]:
 
 
 def calculate(profile_data: dict[str, Any]) -> dict[str, Any]:
-    """``engine.calc.calculate``; engine errors (a ValueError naming the field) become 400s."""
+    """``rulekb.engine.calc.calculate``; engine errors (a ValueError naming the field) become 400s."""
     try:
-        module = importlib.import_module("engine.calc")
+        module = importlib.import_module("rulekb.engine.calc")
     except ImportError:
-        abort(503, description="Калькулятор недоступен: в этой установке нет движка (engine.calc).")
-    from webapp.guard import request_budget, time_budget
+        abort(503, description="Калькулятор недоступен: в этой установке нет движка (rulekb.engine.calc).")
+    from rulekb.webapp.guard import request_budget, time_budget
 
     try:
         budget = float(current_app.config.get("CALC_TIME_BUDGET") or 0)
@@ -270,7 +270,7 @@ def calculate(profile_data: dict[str, Any]) -> dict[str, Any]:
     except ValueError as exc:
         if isinstance(exc, RulebaseError):
             raise
-        from webapp.data import edition_label
+        from rulekb.webapp.data import edition_label
 
         where = edition_label(str(profile_data.get("edition")))
         raise QueryError(f"Профиль не подходит ({where}): {exc}") from exc

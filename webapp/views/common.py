@@ -7,12 +7,12 @@ from typing import Any
 
 from flask import current_app, g, url_for
 
-from corpus.editions import by_id, display_order
-from corpus.errors import QueryError
-from corpus.models import EDITIONS, RuleNode
-from kb.contracts.cite import citation_label
-from webapp.data import Build, edition_label, get_build
-from webapp.guard import absolute
+from rulekb.corpus.editions import by_id, display_order
+from rulekb.corpus.errors import QueryError
+from rulekb.corpus.models import EDITIONS, RuleNode
+from rulekb.kb.contracts.cite import citation_label
+from rulekb.webapp.data import Build, edition_label, get_build
+from rulekb.webapp.guard import absolute
 
 __all__ = [
     "EDITION_ALIASES",

@@ -1,6 +1,6 @@
 """The engine's comparisons that concept pages show, per edition, as tables of exact fractions.
 
-The numbers come from ``engine.compare`` (each row is one situation under each edition's rule);
+The numbers come from ``rulekb.engine.compare`` (each row is one situation under each edition's rule);
 this module only chooses the rows and columns a concept page shows and labels them in Russian.
 """
 
@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from webapp.render import percent
+from rulekb.webapp.render import percent
 
 __all__ = ["COMPARISONS", "Comparison", "comparisons_for"]
 
@@ -46,7 +46,7 @@ def _table(
 
 
 def _leadership() -> Comparison:
-    from engine.compare import leadership_table
+    from rulekb.engine.compare import leadership_table
 
     return Comparison(
         title="Шанс пройти проверку Лидерства",
@@ -60,7 +60,7 @@ def _leadership() -> Comparison:
 
 
 def _overwatch() -> Comparison:
-    from engine.compare import overwatch_table
+    from rulekb.engine.compare import overwatch_table
 
     return Comparison(
         title="Шанс попасть: обычный выстрел и огонь на упреждение",
@@ -76,7 +76,7 @@ def _overwatch() -> Comparison:
 
 
 def _charge() -> Comparison:
-    from engine.compare import charge_table
+    from rulekb.engine.compare import charge_table
 
     return Comparison(
         title="Шанс долететь в атаку (чардж) с расстояния",
@@ -95,7 +95,7 @@ def _charge() -> Comparison:
 
 
 def _melee() -> Comparison:
-    from engine.compare import melee_hit_table
+    from rulekb.engine.compare import melee_hit_table
 
     rows = [r for r in melee_hit_table() if "ws" in r and r["ws"] in (2, 3, 4, 5, 6)]
     return Comparison(

@@ -8,11 +8,11 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template
 
-from corpus.errors import RulebaseError
-from webapp.data import Build, Concept
-from webapp.views.common import citation, current_build
-from webapp.views.compare import Comparison, comparisons_for
-from webapp.views.rules import render_node
+from rulekb.corpus.errors import RulebaseError
+from rulekb.webapp.data import Build, Concept
+from rulekb.webapp.views.common import citation, current_build
+from rulekb.webapp.views.compare import Comparison, comparisons_for
+from rulekb.webapp.views.rules import render_node
 
 __all__ = ["ConceptPageData", "bp", "concept_ids", "concept_json", "concept_page", "edition_columns"]
 
@@ -63,7 +63,7 @@ class ConceptPageData:
     comparisons: tuple[Comparison, ...]
 
     def to_json(self) -> dict[str, Any]:
-        """The :class:`kb.contracts.Concept` object: the ``concepts --json`` fields and the termbase entry."""
+        """The :class:`rulekb.kb.contracts.Concept` object: the ``concepts --json`` fields and the termbase entry."""
         data: dict[str, Any] = self.concept.to_json() if self.concept else {"concept": self.concept_id}
         data["nodes"] = self.nodes
         data["comparisons"] = [c.to_json() for c in self.comparisons]

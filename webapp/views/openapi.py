@@ -1,5 +1,5 @@
 """The OpenAPI 3.1 description of ``/api/``: the paths, parameters and limits written here, every
-schema generated from the contract models of :mod:`kb.contracts` (pydantic's JSON Schema), so the
+schema generated from the contract models of :mod:`rulekb.kb.contracts` (pydantic's JSON Schema), so the
 document cannot drift from what the routes serialise (a test checks it lists every route)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from corpus.models import EDITIONS
-from kb import contracts
+from rulekb.corpus.models import EDITIONS
+from rulekb.kb import contracts
 
 __all__ = ["document", "schemas"]
 
@@ -54,7 +54,7 @@ def _errors(*codes: int) -> dict[str, Any]:
 
 def _calc_limits() -> tuple[str, dict[str, Any]]:
     """The engine's limits (engine/limits.py) as the calculator routes state them, and their 4xx/503 answers."""
-    from engine import limits
+    from rulekb.engine import limits
 
     text = (
         f" Limits, checked before any work (a 400 names the field, the limit and why): dice of at most "
@@ -87,7 +87,7 @@ EDITION = {"type": "string", "enum": list(EDITIONS)}
 
 
 def _calc_parameters() -> list[dict[str, Any]]:
-    from webapp.views.calc import FIELDS
+    from rulekb.webapp.views.calc import FIELDS
 
     return [
         _query(f.name, f.help, {"type": "string" if f.kind in ("dice", "choice") else f.kind, **f.schema_extra()})

@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import Blueprint, render_template
 
-from webapp.data import Build
-from webapp.views.common import current_build
+from rulekb.webapp.data import Build
+from rulekb.webapp.views.common import current_build
 
 __all__ = ["bp", "sources_data"]
 
@@ -18,7 +18,7 @@ TRANSLATION = {"machine": "машинный перевод", "community": "лю�
 
 
 def sources_data(build: Build) -> dict[str, Any]:
-    """What the sources page shows and ``/api/sources`` serves (the :class:`kb.contracts.Sources`
+    """What the sources page shows and ``/api/sources`` serves (the :class:`rulekb.kb.contracts.Sources`
     object): the manifest's books and the parse issues."""
     return {"sources": list(build.sources.values()), "issues": build.issues}
 

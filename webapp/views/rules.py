@@ -8,11 +8,11 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, url_for
 
-from corpus.models import RuleNode
-from webapp.data import Build
-from webapp.render import RenderContext, TermMatcher, TermSense, render_text
-from webapp.views.common import citation, current_build, node_json
-from webapp.views.examples import example_view
+from rulekb.corpus.models import RuleNode
+from rulekb.webapp.data import Build
+from rulekb.webapp.render import RenderContext, TermMatcher, TermSense, render_text
+from rulekb.webapp.views.common import citation, current_build, node_json
+from rulekb.webapp.views.examples import example_view
 
 __all__ = ["RulePageData", "bp", "render_node", "rule_page", "term_context"]
 
@@ -87,7 +87,7 @@ class RulePageData:
     examples: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """The :class:`kb.contracts.RulePage` object."""
+        """The :class:`rulekb.kb.contracts.RulePage` object."""
         return {
             "node": node_json(self.build, self.node),
             "citation": self.cite,

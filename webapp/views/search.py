@@ -1,7 +1,7 @@
 """The search page (``/``, ``/search``) and the ask adapter shared with the API.
 
 :func:`run_ask` returns the ask object of the JSON contract (``rulekb ask --json``). It calls
-``kb.ask`` (the Whoosh index is opened there, once per worker, on first use).
+``rulekb.kb.ask.answer`` (the Whoosh index is opened there, once per worker, on first use).
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from typing import Any
 from flask import Blueprint, Response, current_app, make_response, render_template, request
 from markupsafe import Markup, escape
 
-from corpus.editions import chronological
-from corpus.errors import QueryError
-from kb.analysis import lemmas, tokens
-from kb.contracts.cite import citation_label
-from webapp.data import Build
-from webapp.views.common import clean_query, current_build, parse_edition
+from rulekb.corpus.editions import chronological
+from rulekb.corpus.errors import QueryError
+from rulekb.kb.contracts.cite import citation_label
+from rulekb.kb.text.analysis import lemmas, tokens
+from rulekb.webapp.data import Build
+from rulekb.webapp.views.common import clean_query, current_build, parse_edition
 
 __all__ = ["bp", "highlight", "marked_snippet", "run_ask"]
 
@@ -54,7 +54,7 @@ def played_edition() -> str | None:
 
 
 def run_ask(build: Build, question: str, edition: str | None, limit: int, played: str | None = None) -> dict[str, Any]:
-    """The ask object for ``question`` (``kb.ask``: the contract of ``rulekb ask --json``), plus the
+    """The ask object for ``question`` (``rulekb.kb.ask.answer``: the contract of ``rulekb ask --json``), plus the
     cited lines of its FAQ entry. A build without a search index raises IndexMissingError (a 503
     that says to run ``rulekb build``). Answers are cached per worker and per build (a rebuild has
     a new manifest stamp, a new key); callers get a shallow copy they may change.
@@ -74,7 +74,7 @@ def run_ask(build: Build, question: str, edition: str | None, limit: int, played
 
 
 def _answer(build: Build, question: str, edition: str | None, limit: int, played: str | None) -> dict[str, Any]:
-    from kb.ask import ask
+    from rulekb.kb.ask.answer import ask
 
     result: dict[str, Any] = dict(
         ask(question, edition=edition, limit=limit, build_dir=build.path, played=played or DEFAULT_PLAYED)
@@ -86,7 +86,7 @@ def _answer(build: Build, question: str, edition: str | None, limit: int, played
 
 
 def _faq_citations(build_dir: Path, entry_id: str) -> list[dict[str, Any]]:
-    from kb.ask import load_faq_entries
+    from rulekb.kb.ask.answer import load_faq_entries
 
     for entry in load_faq_entries(build_dir):
         if entry.id == entry_id:
@@ -143,7 +143,7 @@ _MARKED = re.compile(r"<b>(.*?)</b>", re.S)
 
 
 def marked_snippet(snippet: str) -> Markup:
-    """A ``kb.search`` snippet (escaped text with the matched words in ``<b>``) as safe markup.
+    """A ``rulekb.kb.search.searcher`` snippet (escaped text with the matched words in ``<b>``) as safe markup.
 
     The snippet is parsed, not trusted: the text between the marks is unescaped and escaped again,
     and only the marks become ``<mark>`` elements; any other tag stays visible text.

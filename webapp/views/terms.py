@@ -1,9 +1,9 @@
 """The termbase page: concepts with their renderings per book, statuses and counts; KWIC lines
 linked to their rules; the inconsistency report; TBX/TSV/CSV downloads; the draft checker.
 
-Everything comes from the build (:mod:`kb.knowledge_terms`): ``terms.json`` (the ``rulekb terms
+Everything comes from the build (:mod:`rulekb.kb.termbase.built`): ``terms.json`` (the ``rulekb terms
 --json`` contract), ``kwic.json``, ``inconsistencies.json``, the exports and ``termbase.json``,
-which the draft check (``kb.terms.check_draft``) reads against — no request opens the source tree.
+which the draft check (``rulekb.kb.termbase.check_draft``) reads against — no request opens the source tree.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
-from corpus.errors import QueryError
-from kb.analysis import fold
-from kb.terms_report import check_draft as lint_draft
-from webapp.data import Build
-from webapp.render import STATUS_LABELS
-from webapp.views.common import current_build
+from rulekb.corpus.errors import QueryError
+from rulekb.kb.termbase.report import check_draft as lint_draft
+from rulekb.kb.text.analysis import fold
+from rulekb.webapp.data import Build
+from rulekb.webapp.render import STATUS_LABELS
+from rulekb.webapp.views.common import current_build
 
 __all__ = ["bp", "terms_json"]
 
@@ -126,7 +126,7 @@ def _books(build: Build, source: str | None, edition: str | None) -> list[str] |
 
 
 def check_draft(build: Build, draft: str, *, source: str | None = None, edition: str | None = None) -> list[dict[str, Any]]:
-    """The deprecated and mistranslated renderings in a draft (``kb.terms.check_draft``), against
+    """The deprecated and mistranslated renderings in a draft (``rulekb.kb.termbase.check_draft``), against
     this build's termbase."""
     books = _books(build, source, edition)
     finder = build.concept_finder

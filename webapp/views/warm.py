@@ -24,9 +24,9 @@ _LOCK = threading.Lock()
 
 
 def warm_snippets(build_dir: Path) -> int:
-    """Analyse the text of every leaf of the search index once (``kb.search.snippet`` caches each
+    """Analyse the text of every leaf of the search index once (``rulekb.kb.search.searcher.snippet`` caches each
     text's terms per process); the number of leaves."""
-    from kb.search import get_index, snippet
+    from rulekb.kb.search.searcher import get_index, snippet
 
     index = get_index(build_dir)
     for features in index.features.values():
@@ -41,7 +41,7 @@ def warm(app: Flask, build: Any) -> None:
     except Exception:  # a build without a search index, or any failure: only slower snippets
         app.logger.info("warming the search snippets skipped", exc_info=True)
     try:
-        from webapp.views.rules import term_context
+        from rulekb.webapp.views.rules import term_context
 
         with app.app_context(), app.test_request_context():
             term_context(build, "")
@@ -55,8 +55,8 @@ def install(app: Flask) -> None:
     def _start_warming() -> None:
         if not current_app.config.get("WARM_UP"):
             return
-        from corpus.errors import RulebaseError
-        from webapp.views.common import current_build
+        from rulekb.corpus.errors import RulebaseError
+        from rulekb.webapp.views.common import current_build
 
         try:
             build = current_build()

@@ -1,0 +1,478 @@
+"""The FAQ assistant: a question in, the ruling passage out — cited, with its answer sentence.
+
+:func:`ask` returns the ``rulekb ask --json`` contract (see ``ARCHITECTURE.md``)::
+
+    {"id", "question", "edition", "concepts", "answer": {"text", "node_id"} | null, "hits": [...]}
+
+plus fields other tools may use: ``editions`` (every edition the question names), ``faq`` (the
+curated entry that answers it, whose cited passages then lead the hits), ``other_editions``
+(the same concept's defining rule in the other editions), ``did_you_mean`` and ``confidence``.
+
+The answer is the sentence (or two) of the best leaf that shares the most — and the rarest —
+lemmas with the question, numbers counted. When the question's words are mostly unknown to
+the rules (a recipe, the weather), ``answer`` is ``null`` and ``hits`` is empty: «ответ не
+найден» is better than a random passage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rulekb.corpus.editions import by_id
+from rulekb.corpus.errors import QueryError
+from rulekb.kb.contracts.cite import citation_label, lines_label
+from rulekb.kb.search.index import NodeFeatures
+from rulekb.kb.search.query import NEAR_EDITIONS, ParsedQuery
+from rulekb.kb.search.searcher import (
+    Hit,
+    KnowledgeIndex,
+    check_limit,
+    fill_snippets,
+    get_index,
+    make_hit,
+    search_parsed,
+)
+from rulekb.kb.text.analysis import lemma
+
+__all__ = [
+    "ANSWER_THRESHOLD",
+    "FAQ_HIGH",
+    "ask",
+    "ask_batch",
+    "comparison_parts",
+    "coverage",
+    "format_answer",
+    "load_faq_entries",
+]
+
+#: Below this share of the question's (IDF-weighted) words found in the best leaf, and with no
+#: concept recognised, there is no answer.
+ANSWER_THRESHOLD = 0.35
+#: With a concept recognised the bar is lower (the concept itself is evidence).
+ANSWER_THRESHOLD_CONCEPT = 0.12
+#: A FAQ match at least this good is taken even when retrieval did not find its passages.
+FAQ_HIGH = 0.6
+#: Concepts less specific than this (see ``KnowledgeIndex.concept_weight``) get no «other editions».
+OTHER_EDITIONS_MIN_WEIGHT = 0.5
+#: How deep in the retrieval ranking a FAQ entry's passages must appear to confirm a weaker match.
+FAQ_CONFIRM_DEPTH = 3
+#: How many hits the card chooses from (across editions).
+CARD_DEPTH = 10
+#: A weaker FAQ match multiplies its cited leaves' scores by ``1 + FAQ_BOOST × match score``.
+FAQ_BOOST = 1.0
+
+
+def load_faq_entries(build_dir: Path | None = None) -> tuple[Any, ...]:
+    """The curated FAQ entries as the build checked them (``build/faq.json``), loaded with its index
+    (so a new build brings its new FAQ)."""
+    return get_index(build_dir).faq
+
+
+def coverage(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures) -> float:
+    """Share of the question's words (IDF-weighted) that the leaf, its headings or its concepts carry.
+
+    A word counts as found when any term standing for it (its lemma, translation, synonym,
+    correction) is in the leaf, or when it names a concept the leaf mentions or defines. A word
+    the rules never use weighs as much as the rarest word, so an off-topic question scores low.
+    """
+    present = index.text_terms[features.id] | set(features.heading_lemmas)
+    concepts_here = set(features.concepts) | set(features.defines)
+    top = index.max_idf
+    total = found = 0.0
+    seen: set[str] = set()
+    for word in parsed.words:
+        if word.light or word.lemma in seen:
+            continue
+        seen.add(word.lemma)
+        known = [a for a in word.alternatives if a in index.vocabulary]
+        weight = max(index.idf(a) for a in known) if known else top
+        total += weight
+        if (word.concept is not None and word.concept in concepts_here) or any(
+            a in present for a in word.alternatives
+        ):
+            found += weight
+    return found / total if total > 0 else 0.0
+
+
+#: Question words asking for a quantity: then a sentence with a number or dice answers better.
+QUANTITY_WORDS = frozenset(
+    lemma(word)
+    for word in """
+    сколько скока скоко размер диаметр длина далеко дальность расстояние дистанция много максимум минимум
+    many much far distance size range long big
+    """.split()
+)
+#: Bonus of a sentence with a number for a quantity question, as a share of the best term weight.
+W_QUANTITY = 0.6
+#: A sentence of fewer terms than this is a label («[ТЯЖЕЛЫЙ]»), not a ruling.
+MIN_SENTENCE_TERMS = 5
+_NUMBER = re.compile(r"^(?:\d|[+\-]\d|d\d)")
+
+
+def _sentence_score(
+    index: KnowledgeIndex, lemmas: Sequence[str], weights: dict[str, float], numbers: set[str], quantity: float
+) -> float:
+    seen = set(lemmas)
+    score = sum(w for t, w in weights.items() if t in seen)
+    score += sum(0.5 * index.idf(n) for n in numbers if n in seen)
+    if quantity and any(_NUMBER.match(t) for t in seen):
+        score += quantity
+    if len(lemmas) < MIN_SENTENCE_TERMS:
+        score *= 0.5
+    return score
+
+
+def answer_sentences(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures) -> str:
+    """The sentence(s) of ``features`` that best answer ``parsed``."""
+    sentences = features.sentences
+    if not sentences:
+        return features.text
+    weights = {t.text: t.weight * index.idf(t.text) for t in parsed.terms if t.origin != "light"}
+    for concept in parsed.concepts:
+        for phrase in parsed.concept_phrases.get(concept, ()):
+            for term in index.lemmas_of(phrase):
+                weights[term] = max(weights.get(term, 0.0), index.idf(term))
+    numbers = set(parsed.numbers)
+    asks_quantity = any(word.lemma in QUANTITY_WORDS for word in parsed.words)
+    quantity = W_QUANTITY * max(weights.values(), default=0.0) if asks_quantity else 0.0
+    scores = [_sentence_score(index, lemmas, weights, numbers, quantity) for lemmas in features.sentence_lemmas]
+    best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
+    chosen = [best]
+    # a sentence that announces a list or a condition needs the next one
+    if (sentences[best].rstrip().endswith(":") and best + 1 < len(sentences)) or (best + 1 < len(sentences) and scores[best + 1] >= 0.6 * scores[best] > 0):
+        chosen.append(best + 1)
+    text = " ".join(sentences[i] for i in chosen)
+    if len(text) > 600:
+        text = text[:600].rsplit(" ", 1)[0] + "…"
+    return text
+
+
+def highlight_numbers(text: str) -> str:
+    """``text`` HTML-escaped with numbers and dice notation in ``<b>…</b>``."""
+    import html
+
+    pattern = re.compile(r"(\d*[DdДд]\d+(?:\s?[+\-]\s?\d+)?|[+\-−]?\d+(?:[.,]\d+)?(?:\+|\"|″|”| ?дюйм\w*)?)")
+    parts = pattern.split(text)
+    return "".join(f"<b>{html.escape(p, quote=False)}</b>" if i % 2 else html.escape(p, quote=False) for i, p in enumerate(parts))
+
+
+def _edition_fits(entry_edition: str, editions: Sequence[str]) -> bool:
+    if not editions:
+        return True
+    return entry_edition in editions or any(entry_edition in NEAR_EDITIONS.get(e, ()) for e in editions)
+
+
+#: How many FAQ matches are kept for the card's gating (one matcher call serves both).
+FAQ_MATCHES = 10
+
+
+def faq_matches(index: KnowledgeIndex, parsed: ParsedQuery) -> list[tuple[Any, float]]:
+    """The FAQ entries the question matches, best first (of the explicit edition, if given)."""
+    if not index.faq:
+        return []
+    from rulekb.kb.faq.entries import match_faq
+
+    return match_faq(parsed.cleaned, index.faq, edition=parsed.explicit_edition, limit=FAQ_MATCHES)
+
+
+def pick_faq(
+    index: KnowledgeIndex, parsed: ParsedQuery, hits: Sequence[Hit], matches: Sequence[tuple[Any, float]] | None = None
+) -> tuple[Any, float, list[str]] | None:
+    """The FAQ entry that answers the question, confirmed by retrieval, or ``None``."""
+    entries = index.faq
+    if not entries:
+        return None
+    from rulekb.kb.faq.entries import DEFAULT_THRESHOLD
+
+    if matches is None:
+        matches = faq_matches(index, parsed)
+    top = {hit.node_id for hit in hits[:FAQ_CONFIRM_DEPTH]}
+    for entry, score in matches[:3]:
+        if score < DEFAULT_THRESHOLD:
+            break
+        if not _edition_fits(entry.edition, parsed.editions):
+            continue
+        nodes = index.faq_leaves[entry.id]
+        if not nodes:
+            continue
+        if score >= FAQ_HIGH or top.intersection(nodes):
+            return entry, score, nodes
+    return None
+
+
+def faq_hits(index: KnowledgeIndex, parsed: ParsedQuery, hits: list[Hit], nodes: Sequence[str], score: float) -> list[Hit]:
+    """The hits with a matched FAQ entry's cited leaves moved up.
+
+    A confident match (:data:`FAQ_HIGH`) puts its cited leaves first, in retrieval order (a leaf
+    retrieval did not find comes after those it found). A weaker match, confirmed by retrieval,
+    only lifts the cited leaves retrieval already ranked in the top :data:`FAQ_CONFIRM_DEPTH`.
+    """
+    rank = {hit.node_id: position for position, hit in enumerate(hits)}
+    if score >= FAQ_HIGH:
+        lead_ids = sorted(nodes, key=lambda n: rank.get(n, len(hits) + list(nodes).index(n)))
+        top_score = hits[0].score if hits else 1.0
+        by_id = {hit.node_id: hit for hit in hits}
+        lead = [by_id.get(n) or make_hit(index.features[n], top_score) for n in lead_ids]
+        chosen = set(lead_ids)
+        return lead + [h for h in hits if h.node_id not in chosen]
+    cited = set(nodes)
+    boost = 1.0 + FAQ_BOOST * score
+
+    def effective(hit: Hit) -> float:
+        return hit.score * boost if hit.node_id in cited else hit.score
+
+    result: list[Hit] = []
+    for hit in hits:
+        position = len(result)
+        if hit.node_id in cited:
+            # moved up past the leaves it now outscores, the others keep their order
+            while position > 0 and result[position - 1].node_id not in cited and effective(result[position - 1]) < effective(hit):
+                position -= 1
+        result.insert(position, hit)
+    return result
+
+
+def other_editions(index: KnowledgeIndex, concepts: Iterable[str], edition: str | None) -> list[dict[str, Any]]:
+    """For each specific concept, the first leaf defining it in every edition other than ``edition``.
+
+    Generic concepts («unit», «measuring distances») are skipped: their «definition» in another
+    edition says nothing about the question. Each leaf is listed once.
+    """
+    result: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for concept in concepts:
+        if index.concept_weight(concept) < OTHER_EDITIONS_MIN_WEIGHT:
+            continue
+        for other, node_ids in sorted(index.concept_nodes.get(concept, {}).items()):
+            if other == edition or not node_ids or node_ids[0] in seen:
+                continue
+            seen.add(node_ids[0])
+            features = index.features[node_ids[0]]
+            result.append(
+                {
+                    "concept": concept,
+                    "edition": other,
+                    "node_id": features.id,
+                    "title": features.heading or features.title,
+                    "source_id": features.source_id,
+                    "lines": list(features.lines),
+                }
+            )
+    return result
+
+
+def comparison_parts(index: KnowledgeIndex, parsed: ParsedQuery, hits: Sequence[Hit]) -> list[dict[str, Any]]:
+    """For a question comparing editions: the answer sentence of the best hit of each named edition."""
+    parts: list[dict[str, Any]] = []
+    for edition in parsed.editions:
+        hit = next((h for h in hits if h.edition == edition), None)
+        if hit is None:
+            continue
+        features = index.features[hit.node_id]
+        text = answer_sentences(index, parsed, features)
+        parts.append({"edition": edition, "node_id": hit.node_id, "text": text, "html": highlight_numbers(text)})
+    order = {hit.node_id: i for i, hit in enumerate(hits)}
+    return sorted(parts, key=lambda part: order[part["node_id"]])
+
+
+def ask(
+    question: str,
+    *,
+    edition: str | None = None,
+    limit: int = 5,
+    build_dir: Path | None = None,
+    question_id: str | None = None,
+    use_faq: bool = True,
+    played: str | None = None,
+) -> dict[str, Any]:
+    """Answer one question; the ``rulekb ask --json`` object (see the module docstring).
+
+    ``played`` is the edition the player plays (``--edition`` sets ``edition``, a filter; the
+    environment variable ``RULEKB_EDITION`` or the web's edition choice set ``played``): a question
+    naming or implying no edition gets its card in that edition first.
+    """
+    result, context = _ask(question, edition=edition, limit=limit, build_dir=build_dir, question_id=question_id,
+                           use_faq=use_faq)
+    result["card"] = _card(result, context, played=played, use_faq=use_faq)
+    return result
+
+
+def _card(result: dict[str, Any], context: Any, *, played: str | None, use_faq: bool) -> dict[str, Any]:
+    from rulekb.kb.ask.card import build_card, empty_card, question_lang
+    from rulekb.kb.faq.gate import related_json
+
+    if context is None or (result["answer"] is None and result["faq"] is None):
+        return empty_card(question_lang(result["question"]))
+    index, parsed, hits, matches = context
+    if played is None:
+        played = default_played()
+    card, gates = build_card(index, parsed, result["question"], hits, played=played, use_faq=use_faq,
+                             confidence=float(result.get("confidence") or 0.0), faq_matches=matches)
+    card["played"] = played
+    card["related_faq"] = [related_json(g) for g in gates if not g.leads]
+    return card
+
+
+def default_played() -> str | None:
+    """The edition in ``RULEKB_EDITION`` (the player's edition), or ``None``; a bad value is an error."""
+    import os
+
+    value = os.environ.get("RULEKB_EDITION", "").strip().lower()
+    if not value:
+        return None
+    from rulekb.corpus.models import EDITIONS
+
+    if value not in EDITIONS:
+        raise QueryError(f"RULEKB_EDITION={value!r} is not an edition; use one of {', '.join(EDITIONS)}.")
+    return value
+
+
+def _ask(
+    question: str,
+    *,
+    edition: str | None,
+    limit: int,
+    build_dir: Path | None,
+    question_id: str | None,
+    use_faq: bool,
+) -> tuple[dict[str, Any], Any]:
+    check_limit(limit)
+    index = get_index(build_dir)
+    parsed = index.parse(question, edition)
+    result: dict[str, Any] = {
+        "id": question_id,
+        "question": question,
+        "edition": parsed.edition,
+        "editions": list(parsed.editions),
+        "concepts": list(parsed.concepts),
+        "answer": None,
+        "faq": None,
+        "other_editions": [],
+        "did_you_mean": parsed.did_you_mean,
+        "confidence": 0.0,
+        "hits": [],
+    }
+    if parsed.empty:
+        return result, None
+    hits = search_parsed(index, parsed, max(limit, CARD_DEPTH), snippets=False)
+    matches = faq_matches(index, parsed) if use_faq else []
+    faq = pick_faq(index, parsed, hits, matches) if use_faq else None
+    if faq is not None:
+        entry, score, nodes = faq
+        hits = faq_hits(index, parsed, hits, nodes, score)
+        result["faq"] = {
+            "id": entry.id,
+            "question": entry.question,
+            "answer": entry.answer,
+            "edition": entry.edition,
+            "score": round(score, 4),
+        }
+    if not hits:
+        return result, None
+    best = index.features[hits[0].node_id]
+    confidence = coverage(index, parsed, best)
+    result["confidence"] = round(confidence, 4)
+    threshold = ANSWER_THRESHOLD_CONCEPT if parsed.concepts else ANSWER_THRESHOLD
+    if faq is None and confidence < threshold:
+        return result, None
+    text = answer_sentences(index, parsed, best)
+    result["answer"] = {"text": text, "node_id": best.id, "html": highlight_numbers(text)}
+    if parsed.compare:
+        parts = comparison_parts(index, parsed, hits)
+        if len(parts) > 1:  # one answer sentence per compared edition, the best first
+            result["answer"]["parts"] = parts
+    concepts = parsed.concepts[:3]
+    result["other_editions"] = other_editions(index, concepts, best.edition)
+    shown = hits[:limit]
+    fill_snippets(parsed, shown, index)
+    result["hits"] = [hit.to_json() for hit in shown]
+    return result, (index, parsed, hits, matches)
+
+
+def ask_batch(
+    rows: Iterable[dict[str, Any]],
+    *,
+    edition: str | None = None,
+    limit: int = 5,
+    build_dir: Path | None = None,
+    use_faq: bool = True,
+    played: str | None = None,
+) -> Iterable[dict[str, Any]]:
+    """:func:`ask` over ``{"id", "question"}`` rows; a bad row yields an object with ``error``.
+
+    Other fields of a row are ignored (an evaluation row's gold ``edition`` must not filter).
+    """
+    for row in rows:
+        question_id = row.get("id")
+        question = row.get("question")
+        try:
+            if not isinstance(question, str):
+                raise QueryError(f"row {question_id!r} has no \"question\" text")
+            yield ask(
+                question,
+                edition=edition,
+                limit=limit,
+                build_dir=build_dir,
+                question_id=None if question_id is None else str(question_id),
+                use_faq=use_faq,
+                played=played,
+            )
+        except QueryError as exc:
+            yield {"id": question_id, "question": question, "edition": None, "concepts": [], "answer": None,
+                   "hits": [], "error": exc.message}
+
+
+def format_answer(result: dict[str, Any]) -> str:
+    """A readable answer for the terminal."""
+    lines: list[str] = []
+    if result.get("did_you_mean"):
+        lines.append(f"Возможно, вы имели в виду: {result['did_you_mean']}")
+    if result.get("concepts"):
+        lines.append("Понятия: " + ", ".join(result["concepts"]))
+    card = result.get("card") or {}
+    if card.get("kind") not in (None, "none"):
+        played = f" · вы играете: {card['played']}" if card.get("played") else ""
+        lines += ["", f"[{card['kind']} · {card.get('source')}{played}]", card["text"]]
+        for citation in card.get("citations", [])[:6]:
+            lines.append(f"  — {citation_label(citation['source_id'], citation['lines'])}")
+    faq = result.get("faq")
+    if faq and card.get("source") != "faq":
+        lines += ["", f"Похожий частый вопрос: {faq['question']}", f"  {faq['answer']}"]
+    answer = result.get("answer")
+    if answer is None:
+        lines += ["", "Ответ не найден: в правилах нет подходящего места. Уточните вопрос или назовите редакцию."]
+        return "\n".join(lines)
+    hits = result["hits"]
+    top = hits[0] if hits else None
+    lines.append("")
+    if answer.get("parts"):
+        by_id = {hit["node_id"]: hit for hit in hits}
+        for part in answer["parts"]:
+            hit = by_id.get(part["node_id"])
+            lines.append(f"[{part['edition']}] {part['text']}")
+            if hit is not None:
+                lines.append(f"  — {_citation(hit)}")
+    else:
+        lines.append(answer["text"])
+        if top is not None:
+            lines.append(f"  — {_citation(top)}")
+    if len(hits) > 1:
+        lines += ["", "Ещё по теме:"]
+        for hit in hits[1:]:
+            lines.append(f"  • {hit['heading'] or hit['title']} — {_citation(hit)}")
+    if result.get("other_editions"):
+        lines += ["", "В других редакциях:"]
+        for other in result["other_editions"]:
+            lines.append(f"  • {other['edition']}: {other['title']} ({citation_label(other['source_id'], other['lines'])})")
+    return "\n".join(lines)
+
+
+def _citation(hit: dict[str, Any]) -> str:
+    page = f", с. {hit['page']}" if hit.get("page") is not None else ""
+    span = lines_label(hit["lines"])
+    edition = by_id().get(hit["edition"])
+    label = edition.short if edition else hit["edition"]
+    return f"{hit['source_id']} ({label}{page}, {span})"

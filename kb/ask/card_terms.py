@@ -1,0 +1,222 @@
+"""Terminology cards and English names, from the termbase the build wrote (``build/terms.json``).
+
+For the term asked (in English, Russian or slang) the card lists every rendering per book with its
+status, count and first lines, flags the mistranslations and says whether each book is consistent
+— in the question's language.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from rulekb.corpus.reader import load_manifest
+from rulekb.kb.search.query import detect_editions
+
+__all__ = ["english_name", "pick_concept", "pick_concepts", "records", "terminology_card"]
+
+STATUS = {
+    "ru": {"preferred": "основной", "admitted": "допустимый", "deprecated": "нежелательный",
+           "mistranslation": "ошибочный перевод"},
+    "en": {"preferred": "preferred", "admitted": "admitted", "deprecated": "deprecated",
+           "mistranslation": "mistranslation"},
+}
+#: First lines listed per rendering.
+FIRST_LINES = 3
+
+
+@lru_cache(maxsize=4)
+def _records(path: str, stamp: float) -> dict[str, dict[str, Any]]:
+    return {str(r["concept"]): r for r in json.loads(Path(path).read_text(encoding="utf-8"))}
+
+
+def records(build_dir: Path) -> dict[str, dict[str, Any]]:
+    """Concept id → its termbase record (``rulekb terms --json``), as the build wrote it."""
+    path = build_dir / "terms.json"
+    if not path.is_file():
+        return {}
+    return _records(str(path), path.stat().st_mtime)
+
+
+def english_name(build_dir: Path, concept: str) -> str | None:
+    record = records(build_dir).get(concept)
+    return None if record is None else str(record.get("english") or concept)
+
+
+def _latin_phrases(question: str) -> list[str]:
+    return [m.group(0).strip().lower() for m in re.finditer(r"[A-Za-z][A-Za-z' -]*[A-Za-z]", question)]
+
+
+@lru_cache(maxsize=4)
+def _english_names(path: str, stamp: float) -> tuple[tuple[str, re.Pattern[str], str], ...]:
+    names: list[tuple[str, re.Pattern[str], str]] = []
+    for concept_id, record in _records(path, stamp).items():
+        found = {str(record.get("english", "")).lower(), str(record.get("abbreviation", "")).lower()}
+        found |= {str(a).lower() for a in record.get("aliases", []) if re.search(r"[a-z]", str(a), re.I)}
+        found.discard("")
+        for name in found:
+            names.append((name, re.compile(rf"(?<![a-z]){re.escape(name)}(?![a-z])"), concept_id))
+    return tuple(names)
+
+
+def pick_concept(build_dir: Path, question: str, concepts: Sequence[str]) -> str | None:
+    """The concept a terminology question asks about: the one whose English term or alias the
+    question quotes, else the first concept the query parser recognised."""
+    known = records(build_dir)
+    phrases = _latin_phrases(question)
+    best: tuple[int, str] | None = None
+    path = build_dir / "terms.json"
+    names = _english_names(str(path), path.stat().st_mtime) if phrases and path.is_file() else ()
+    for phrase in phrases:
+        for name, pattern, concept_id in names:
+            hit = name == phrase or (len(name) > 3 and pattern.search(phrase))
+            if hit and (best is None or len(name) > best[0]):
+                best = (len(name), concept_id)
+    if best is not None:
+        return best[1]
+    for concept in concepts:
+        if concept in known:
+            return concept
+    return None
+
+
+#: At most this many terms on one terminology card.
+MAX_TERMS = 3
+
+
+def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str]) -> list[str]:
+    """Every concept a terminology question asks about («Как переведены Battle-shock и Desperate
+    Escape?»): each English term or alias the question quotes, longest first and not overlapping,
+    in the question's order; else the one :func:`pick_concept` finds."""
+    path = build_dir / "terms.json"
+    phrases = _latin_phrases(question)
+    names = _english_names(str(path), path.stat().st_mtime) if phrases and path.is_file() else ()
+    found: list[tuple[int, int, str]] = []  # (phrase, start, concept)
+    for number, phrase in enumerate(phrases):
+        taken: list[tuple[int, int]] = []
+        for name, pattern, concept_id in sorted(names, key=lambda n: -len(n[0])):
+            if (len(name) <= 3 and name != phrase) or detect_editions(name):
+                continue  # a short alias inside a phrase, or a book's name («Kill Team» asks which book)
+            match = pattern.search(phrase)
+            if match is None or any(match.start() < end and start < match.end() for start, end in taken):
+                continue
+            taken.append((match.start(), match.end()))
+            found.append((number, match.start(), concept_id))
+    picked = list(dict.fromkeys(c for _, _, c in sorted(found)))
+    if len(picked) >= 2:
+        return picked[:MAX_TERMS]
+    one = pick_concept(build_dir, question, concepts)
+    return [one] if one is not None else []
+
+
+def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lang: str) -> dict[str, Any] | None:
+    """The ``card`` for how ``concept`` is rendered, per book (only ``editions``' books when given)."""
+    record = records(build_dir).get(concept)
+    if record is None:
+        return None
+    sources = {s.id: s for s in load_manifest()}
+    labels = STATUS["en" if lang == "en" else "ru"]
+    per_source: dict[str, list[dict[str, Any]]] = {}
+    for rendering in record.get("renderings", []):
+        source = sources.get(str(rendering["source_id"]))
+        if source is None or not rendering.get("count"):
+            continue
+        if editions and source.edition not in editions:
+            continue
+        per_source.setdefault(source.id, []).append(rendering)
+    if not per_source:
+        return None
+    english = str(record.get("english") or concept)
+    head = (f"{english} — renderings in the texts:" if lang == "en"
+            else f"{english} — как передан в текстах:")
+    if lang == "en" and record.get("definition"):
+        head = f"{english} — renderings in the texts (Russian):"
+    lines = [head]
+    per_edition: list[dict[str, Any]] = []
+    citations: list[dict[str, Any]] = []
+    flagged: list[str] = []
+    order = [s.id for s in load_manifest()]
+    for source_id in sorted(per_source, key=order.index):
+        renderings = sorted(per_source[source_id], key=lambda r: -int(r["count"]))
+        source = sources[source_id]
+        parts = []
+        for r in renderings:
+            first = ", ".join(str(n) for n in list(dict.fromkeys(r.get("lines", [])))[:FIRST_LINES])
+            times = f"{r['count']}×"
+            where = (f"lines {first}" if lang == "en" else f"строки {first}") if first else ""
+            printed = _printed_forms(source_id, str(r["text"]), r.get("lines", []))
+            shown = f" — {', '.join('«' + p + '»' for p in printed)}" if printed else ""
+            parts.append(f"«{r['text']}» ({labels.get(str(r['status']), r['status'])}, {times}{', ' + where if where else ''}{shown})")
+            if r["status"] == "mistranslation":
+                flagged.append(f"«{r['text']}» ({source_id})")
+            if r.get("lines"):
+                line = int(r["lines"][0])
+                citations.append({"source_id": source_id, "lines": [line, line], "quote": str(r["text"])})
+        distinct = {str(r["text"]).lower() for r in renderings if r["status"] != "mistranslation"}
+        consistent = len(distinct) <= 1
+        verdict = (("consistent" if consistent else f"inconsistent: {len(distinct)} renderings") if lang == "en"
+                   else ("последовательно" if consistent else f"непоследовательно: {len(distinct)} варианта"))
+        label = f"{source_id} ({_edition_label(source.edition, lang)})"
+        text = f"{label}: " + "; ".join(parts) + f" — {verdict}"
+        lines.append("• " + text)
+        per_edition.append({"edition": source.edition, "text": text, "node_id": None,
+                            "lines": citations[-1]["lines"] if citations else None})
+    if flagged:
+        lines.append(("Mistranslations: " if lang == "en" else "Ошибочные переводы: ") + ", ".join(flagged))
+    if lang == "en" and record.get("definition"):
+        lines.append(f"Concept: {english}" + (f" ({record['abbreviation']})" if record.get("abbreviation") else ""))
+    elif record.get("definition"):
+        lines.append(f"Понятие: {record['definition']}")
+    eds = {p["edition"] for p in per_edition}
+    return {
+        "kind": "terminology",
+        "lang": lang,
+        "text": "\n".join(lines),
+        "edition": next(iter(eds)) if len(eds) == 1 else None,
+        "per_edition": per_edition,
+        "source": "termbase",
+        "citations": citations,
+        "confidence": 1.0,
+        "concept": concept,
+    }
+
+
+#: Printed forms shown per rendering (other inflections than the termbase's form).
+PRINTED_FORMS = 2
+
+
+def _printed_forms(source_id: str, rendering: str, lines: Sequence[int]) -> list[str]:
+    """How the text prints ``rendering`` at its first lines, when that differs from the termbase's
+    form (another inflection: «зона поражения» printed «зоны поражения»)."""
+    from rulekb.corpus.reader import read_lines
+    from rulekb.kb.text.analysis import lemmas, tokens
+
+    wanted = lemmas(rendering)
+    if not wanted:
+        return []
+    raw = read_lines(source_id)
+    forms: list[str] = []
+    for number in list(dict.fromkeys(lines))[:6]:
+        if not 1 <= number <= len(raw):
+            continue
+        line = raw[number - 1]
+        found = list(tokens(line))
+        for i in range(len(found) - len(wanted) + 1):
+            if [t.text for t in found[i : i + len(wanted)]] == wanted:
+                printed = re.sub(r"\s+", " ", line[found[i].start : found[i + len(wanted) - 1].end])
+                if printed.lower() != rendering.lower() and printed not in forms:
+                    forms.append(printed)
+                break
+        if len(forms) >= PRINTED_FORMS:
+            break
+    return forms
+
+
+def _edition_label(edition: str, lang: str) -> str:
+    from rulekb.kb.ask.card import edition_label
+
+    return edition_label(edition, lang)

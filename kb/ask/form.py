@@ -1,0 +1,222 @@
+"""What a question asks: its form and the edition it names or implies.
+
+:func:`question_form` reads the form from the question's own words — yes/no («можно ли», «может
+ли», «обязан ли», «считается ли», "can/does/must"), a number («сколько», «на какое расстояние»,
+"how far/many"), a procedure («как», «в каком порядке»), terminology («как переведён», «как
+называется в этом переводе», "how is X rendered") or a comparison («чем отличается», «как
+изменился», "vs"); anything else is a lookup.
+
+:func:`implied_editions` finds the edition a question implies without naming it: the concepts it
+names whose renderings the termbase finds in one edition's books only («инициатива» and
+«шаблон» are in the 6th-edition texts alone, «стратагема» and «боевой шок» in the 10th) — read
+from the termbase counts of the build (``build/terms.json``), not from a word list.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from rulekb.kb.build import read_manifest
+
+__all__ = [
+    "FORMS",
+    "concept_editions",
+    "implied_editions",
+    "question_form",
+]
+
+FORMS = ("yesno", "number", "procedure", "terminology", "comparison", "lookup")
+
+_TERMINOLOGY = re.compile(
+    r"(как\s+(?:в\s+\S+\s+)?(?:тексте\s+|книге\s+|переводе\s+)?(?:переведен|переведён|переводится|перевели|передан|передаётся|передается|звучит)"
+    r"|как\s+(?:это\s+)?называ\w*\s+(?:в|по)\s|перевод\w*\s+(?:термин|слов)|какой\s+перевод|как\s+перевест"
+    r"|термин\w*\s+[a-z]|\brender\w*|\btranslat(?:ed|ion|e)\b|what\s+(?:is|are)\s+.+\s+called|\bterm\s+for\b"
+    r"|what\s+russian|в\s+русском\s+тексте)",
+    re.IGNORECASE,
+)
+_COMPARISON = re.compile(
+    r"(чем\s+.*отлича|отличи\w*|разниц|как\s+измени|что\s+измени|по\s+сравнению|сравн\w*|\bvs\.?\b|\bversus\b"
+    r"|\bdiffer(?:s|ence|ences)?\b|\bdifferent\s+(?:from|in)\b|\bcompared?\b|\bchanged?\b.*\bfrom\b)",
+    re.IGNORECASE,
+)
+_NUMBER = re.compile(
+    r"(сколько|скока|скоко|\bскок\b|на\s+какое\s+расстояни|какое\s+расстояни|на\s+сколько|какая\s+дальност|какой\s+радиус"
+    r"|на\s+как\w+\s+дистанц|какая\s+дистанц|какой\s+(?:бросок|результат)|на\s+что\s+(?:кида|брос)"
+    r"|\bhow\s+(?:far|many|much|long|close)\b|\bwhat\s+(?:distance|range|roll)\b)",
+    re.IGNORECASE,
+)
+_YESNO_RU = re.compile(
+    r"(\b(?:можно|может|могу|могут|можем|обязан\w*|должен|должна|должны|должно|считается|считаются|нужно|надо"
+    r"|разрешено|разрешается|позволено|есть|будет|получается|действует|работает|срабатывает|теряет|"
+    r"[а-яё]+ет|[а-яё]+ит|[а-яё]+ют|[а-яё]+ат|[а-яё]+ят)\s+ли\b|\b(?:можно|нельзя)\b.*\?|\bли\b)",
+    re.IGNORECASE,
+)
+_YESNO_EN = re.compile(
+    r"^\s*(?:so\s+|and\s+|but\s+)?(?:can|could|does|do|did|is|are|am|must|may|should|will|would|has|have)\b",
+    re.IGNORECASE,
+)
+_PROCEDURE = re.compile(
+    r"(в\s+каком\s+порядке|каков\s+порядок|порядок|по\s+шагам|что\s+происходит|что\s+будет|что\s+делать|как\s+"
+    r"|\bhow\s+(?:do|does|is|are|to)\b|\bwhat\s+happens\b|\border\b|\bsteps?\b|\bprocedure\b)",
+    re.IGNORECASE,
+)
+#: A short query naming a measure («дальность чарджа», "charge range") asks for a number.
+_MEASURE = re.compile(r"(дальност|дистанц|расстояни|радиус|дюйм|\brange\b|\bdistance\b|\binch)", re.IGNORECASE)
+_WH_RU = re.compile(
+    r"\b(?:сколько|какой|какая|какое|какие|какую|какого|каким|каков\w*|когда|где|куда|откуда|кто|кого|кому|чем|что|чего"
+    r"|зачем|почему|как|насколько|чей|чья|чьи)\b",
+    re.IGNORECASE,
+)
+
+
+_NAMING = re.compile(
+    r"(назван\w*|назвал\w*|называ\w*|переведен\w*|переведён\w*|переведено|переведены|обозначен\w*|перевод\w*|передан\w*"
+    r"|переда[её]тся|передают)",
+    re.IGNORECASE,
+)
+_IN_TRANSLATION = re.compile(r"(в\s+(?:этом\s+|русском\s+)?(?:переводе|тексте|книг\w*)|[A-Za-z]{3,})")
+
+
+def question_form(question: str, compare: bool = False, editions: int = 0) -> str:
+    """One of :data:`FORMS` for ``question``; ``compare`` when the query parser saw a comparison,
+    ``editions`` how many editions it names (two or more: a comparison)."""
+    text = question.strip()
+    if _TERMINOLOGY.search(text) or (_NAMING.search(text) and _IN_TRANSLATION.search(text)):
+        return "terminology"
+    if editions >= 2 or (compare and (editions >= 1 or _COMPARISON.search(text))):
+        return "comparison"
+    if _NUMBER.search(text):
+        return "number"
+    if _YESNO_EN.search(text):
+        return "yesno"
+    lowered = text.lower()
+    if _YESNO_RU.search(lowered):
+        wh = _WH_RU.search(lowered)
+        # «можно ли …» is yes/no even with a «как» later; «как … можно?» asks for a procedure
+        li = re.search(r"\bли\b", lowered)
+        if wh is None or (li is not None and li.start() < wh.start()) or re.match(r"^(?:а\s+)?(?:можно|нельзя)", lowered):
+            return "yesno"
+    if _MEASURE.search(text):
+        return "number"
+    if re.search(r"\b(?:можно|нельзя)\b", lowered) and not _WH_RU.search(lowered):
+        return "yesno"
+    if _PROCEDURE.search(text):
+        return "procedure"
+    if text.endswith("?") and not _WH_RU.search(lowered) and not re.search(r"\b(?:what|how|which|when|where|who|why)\b", lowered):
+        return "yesno"
+    return "lookup"
+
+
+@lru_cache(maxsize=4)
+def _concept_sources(path: str, stamp: float) -> dict[str, frozenset[str]]:
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    # the books of the same build (its manifest), never the source tree's list
+    editions = {str(s["id"]): str(s["edition"]) for s in read_manifest(Path(path).parent).get("sources", [])}
+    result: dict[str, frozenset[str]] = {}
+    for record in data:
+        found = {editions[r["source_id"]] for r in record.get("renderings", []) if r.get("count") and r["source_id"] in editions}
+        result[str(record["concept"])] = frozenset(found)
+    return result
+
+
+def concept_editions(build_dir: Path) -> dict[str, frozenset[str]]:
+    """Concept id → the editions whose books print one of its renderings (from ``terms.json``)."""
+    path = build_dir / "terms.json"
+    if not path.is_file():
+        return {}
+    return _concept_sources(str(path), path.stat().st_mtime)
+
+
+def implied_editions(
+    concepts: Sequence[str], editions_of: dict[str, frozenset[str]], shares: dict[str, float] | None = None
+) -> list[str]:
+    """The edition the question's concepts imply: the one edition every *edition-specific* concept
+    (rendered in one edition's books only) is printed in. Concepts named ambiguously (one of several
+    concepts of the same words) say nothing; two specific concepts of different editions cancel."""
+    specific: list[frozenset[str]] = []
+    for concept in concepts:
+        if shares is not None and shares.get(concept, 1.0) < 1.0:
+            continue
+        found = editions_of.get(concept)
+        if found and len(found) == 1:
+            specific.append(found)
+    if not specific:
+        return []
+    first = specific[0]
+    if all(s == first for s in specific):
+        return sorted(first)
+    return []
+
+
+def any_latin(words: Iterable[str]) -> bool:
+    return any(re.search(r"[a-z]", w, re.IGNORECASE) for w in words)
+
+
+# --- the vocabulary only one edition uses ---------------------------------------------------------
+
+VOCABULARY_FILE = "edition_vocabulary.json"
+#: Longest rendering (in words) looked up.
+MAX_NGRAM = 4
+
+
+def _ngrams(lemmas: Sequence[str]) -> Iterable[tuple[str, ...]]:
+    for n in range(1, MAX_NGRAM + 1):
+        for i in range(len(lemmas) - n + 1):
+            yield tuple(lemmas[i : i + n])
+
+
+def build_edition_vocabulary(out: Path, sentence_lemmas: dict[str, list[list[str]]], node_editions: dict[str, str]) -> int:
+    """Build pass: every termbase rendering printed in the books of one or two editions only, with
+    those editions (``edition_vocabulary.json``): the words that imply an edition («инициатива»,
+    «боевая единица», «стратагема»). Returns how many were written."""
+    from rulekb.kb.text.analysis import lemmas as lemmas_of
+
+    terms_path = out / "terms.json"
+    if not terms_path.is_file():
+        return 0
+    present: dict[str, set[tuple[str, ...]]] = {}
+    for node_id, sentences in sentence_lemmas.items():
+        grams = present.setdefault(node_editions[node_id], set())
+        for sentence in sentences:
+            grams.update(_ngrams(sentence))
+    vocabulary: dict[str, list[str]] = {}
+    for record in json.loads(terms_path.read_text(encoding="utf-8")):
+        for rendering in record.get("renderings", []):
+            key = tuple(lemmas_of(str(rendering["text"])))
+            if len(key) < 2 or len(key) > MAX_NGRAM:  # one word is too weak a sign («танк», «террейн»)
+                continue
+            found = sorted(e for e, grams in present.items() if key in grams)
+            if 1 <= len(found) <= 2:
+                vocabulary[" ".join(key)] = found
+    (out / VOCABULARY_FILE).write_text(json.dumps(vocabulary, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+    return len(vocabulary)
+
+
+@lru_cache(maxsize=4)
+def _vocabulary(path: str, stamp: float) -> dict[tuple[str, ...], frozenset[str]]:
+    raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    return {tuple(k.split(" ")): frozenset(v) for k, v in raw.items()}
+
+
+def edition_vocabulary(build_dir: Path) -> dict[tuple[str, ...], frozenset[str]]:
+    path = build_dir / VOCABULARY_FILE
+    if not path.is_file():
+        return {}
+    return _vocabulary(str(path), path.stat().st_mtime)
+
+
+def vocabulary_editions(question_lemmas: Sequence[str], vocabulary: dict[tuple[str, ...], frozenset[str]]) -> list[str]:
+    """The editions the question's words imply: those every edition-specific rendering it uses is
+    printed in (none when two renderings disagree)."""
+    found = [vocabulary[g] for g in _ngrams(question_lemmas) if g in vocabulary]
+    if not found:
+        return []
+    common = frozenset.intersection(*found)
+    if "10" in common:  # the 10th edition leads unmarked questions anyway; only older books' words imply
+        return []
+    order = ("6", "7", "kt")
+    return [e for e in order if e in common]

@@ -1,0 +1,1 @@
+"""Evaluation: retrieval (R@k, MRR) and answer cards against gold lines and answer keywords."""

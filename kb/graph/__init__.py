@@ -1,0 +1,1 @@
+"""The knowledge graph: curation, cross-references, the linker, validation, the build stage and its queries."""

@@ -1,0 +1,1 @@
+"""Search: query understanding, the Whoosh index, ranking and snippets, the offline index."""

@@ -1,0 +1,311 @@
+"""Finding termbase entries in text by lemma n-grams.
+
+Text is cut into word tokens by :func:`rulekb.kb.text.analysis.tokens` (so character offsets point into the
+raw text), with two additions the rulebooks need:
+
+* keywords the 10th-edition text glued to their neighbours («ЭтотТРАНСПОРТНОЕ СРЕДСТВООбладает»)
+  are split at the change of case, the same cut :func:`rulekb.corpus.normalize.split_glued_keywords`
+  makes for ``text_clean``, but per token so that offsets stay raw;
+* each word carries a *set* of lemmas: the normal forms of all its dictionary parses, and for
+  words pymorphy3 does not know (game slang: «спасброски», «стратегемы») the guesses plus a
+  crude stem. Two words match when the sets meet, so an inflection never hides a rendering
+  even when pymorphy3 guesses different normal forms for it.
+
+A :class:`Matcher` indexes patterns (renderings, aliases, English terms, abbreviations) by
+their first lemma and scans a text once. A pattern printed wholly in capitals (a keyword form
+such as «ПЕХОТА», an abbreviation such as «ОШ») matches only capitals in source text; queries
+ignore case except for abbreviations that are also function words («ПО» / «по»).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rulekb.corpus.morph import is_known, morph
+from rulekb.kb.text.analysis import fold, lemma, tokens
+
+__all__ = ["Match", "Matcher", "Pattern", "Token", "analyse", "edit_distance", "is_caps"]
+
+_UP = "А-ЯЁ"
+_LO = "а-яё"
+_CAPS_RUN_THEN_LOWER = re.compile(rf"[{_UP}]{{2,}}(?=[{_LO}])")
+_LOWER_THEN_UPPER = re.compile(rf"(?<=[{_LO}])(?=[{_UP}])")
+_SCRIPT_CHANGE = re.compile(r"(?<=[A-Za-z])(?=[А-Яа-яЁё])|(?<=[А-Яа-яЁё])(?=[A-Za-z])")
+_ENDINGS = sorted(
+    "а я о е ё и ы у ю ь й ам ям ах ях ом ем ой ей ою ею ов ев ами ями ого его ому ему ым им ых их "
+    "ая яя ое ее ую юю".split(),
+    key=len,
+    reverse=True,
+)
+_GLUED_PREPOSITIONS = frozenset("ВСКОУИА")
+_FUNCTION_POS = frozenset({"PREP", "CONJ", "PRCL", "INTJ", "NPRO"})
+_SOFT_GAP = re.compile(r"[\s«»\"“”„'’‘()\[\]*…]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One word or notation token with its lemma set and raw offsets."""
+
+    original: str
+    lemmas: frozenset[str]
+    start: int
+    end: int
+
+    @property
+    def caps(self) -> bool:
+        return is_caps(self.original)
+
+
+def is_caps(text: str) -> bool:
+    """Written wholly in capitals, with at least two letters (a keyword form or abbreviation)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(letters) >= 2 and all(ch.isupper() for ch in letters)
+
+
+
+
+def _stem(word: str) -> str:
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 4:
+            return word[: -len(ending)]
+    return word
+
+
+@lru_cache(maxsize=200_000)
+def lemma_set(word: str) -> frozenset[str]:
+    """Every plausible normal form of ``word`` (folded)."""
+    primary = lemma(word)
+    folded = fold(word)
+    if not re.search(rf"[{_LO}]", folded):
+        return frozenset({primary})
+    parses = morph().parse(folded)
+    known = [p for p in parses if p.is_known]
+    forms = {primary} | {fold(p.normal_form) for p in (known or parses)}
+    if not known:
+        forms.add("~" + _stem(folded))
+        forms |= {"~" + _stem(fold(p.normal_form)) for p in parses}
+    return frozenset(forms)
+
+
+@lru_cache(maxsize=50_000)
+def _split_points(word: str) -> tuple[int, ...]:
+    """Where a glued word breaks into words (offsets into ``word``)."""
+    points: set[int] = {m.start() for m in _LOWER_THEN_UPPER.finditer(word)}
+    points |= {m.start() for m in _SCRIPT_CHANGE.finditer(word)}  # «1CPОсновная» → CP | Основная
+    for run in _CAPS_RUN_THEN_LOWER.finditer(word):
+        start, end = run.start(), run.end()
+        next_cut = min([p for p in points if p > end] + [len(word)])
+        # A: the last capital starts the next word («СРЕДСТВО|Обладает»);
+        # B: the capitals end the keyword («ХАРАКТЕР|модель»). The tail must be a known word.
+        options: list[tuple[int, int]] = []
+        tail_a, tail_b = word[end - 1 : next_cut], word[end:next_cut]
+        if end - 1 - start >= 2 and len(tail_a) >= 2 and is_known(tail_a):
+            options.append((1 + is_known(word[start : end - 1]), end - 1))
+        if is_known(tail_b):
+            options.append((1 + is_known(word[start:end]), end))
+        elif end - start >= 4 and is_known(word[start:end]):
+            options.append((0, end))  # «ПЕРСОНАЖИ|юнитам»: slang the dictionary lacks
+        if options:
+            points.add(max(options, key=lambda o: (o[0], -o[1]))[1])
+    if not points and is_caps(word) and word[-1] in _GLUED_PREPOSITIONS and not is_known(word) and is_known(word[:-1]):
+        points.add(len(word) - 1)  # «ХАРАКТЕРВ технических»: a preposition glued to a keyword
+    return tuple(sorted(p for p in points if 0 < p < len(word)))
+
+
+def analyse(text: str) -> list[Token]:
+    """The tokens of ``text`` with lemma sets; glued keywords are split."""
+    out: list[Token] = []
+    for term in tokens(text):
+        raw = term.original
+        if not raw[:1].isalpha():
+            out.append(Token(raw, frozenset({term.text}), term.start, term.end))
+            continue
+        cuts = (0, *_split_points(raw), len(raw)) if len(raw) > 3 else (0, len(raw))
+        for a, b in itertools.pairwise(cuts):
+            part = raw[a:b]
+            if part:
+                out.append(Token(part, lemma_set(part), term.start + a, term.start + a + len(part)))
+    return out
+
+
+def _is_function_word(word: str) -> bool:
+    parses = morph().parse(fold(word))
+    return bool(parses) and parses[0].is_known and str(parses[0].tag.POS) in _FUNCTION_POS
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """Something to find: a rendering, alias, English term or abbreviation of one concept."""
+
+    concept_id: str
+    text: str
+    kind: str = "rendering"
+    """``rendering``, ``alias``, ``english`` or ``abbreviation``."""
+    source_id: str | None = None
+    status: str | None = None
+
+    def tokens(self) -> list[Token]:
+        return analyse(self.text)
+
+
+@dataclass(frozen=True)
+class Match:
+    """One occurrence of a pattern in a text."""
+
+    concept_id: str
+    pattern: Pattern
+    start: int
+    end: int
+    text: str
+    """The matched text as it stands in the input."""
+    fuzzy: bool = False
+
+
+@dataclass
+class _Compiled:
+    pattern: Pattern
+    lemmas: tuple[frozenset[str], ...]
+    gaps: tuple[str, ...]
+    caps: bool
+    caps_in_queries: bool
+
+
+def _gap(text: str) -> str:
+    return _SOFT_GAP.sub("", text)
+
+
+def edit_distance(a: str, b: str, limit: int = 2) -> int:
+    """Levenshtein distance, giving up (returning ``limit + 1``) once it exceeds ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i]
+        for j, cb in enumerate(b, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+class Matcher:
+    """Finds every occurrence of a set of patterns in a text, by lemma n-grams."""
+
+    def __init__(self, patterns: Iterable[Pattern]):
+        self.patterns: list[_Compiled] = []
+        self._index: dict[str, list[_Compiled]] = defaultdict(list)
+        self._fuzzy: list[tuple[str, _Compiled]] = []
+        for pattern in patterns:
+            toks = pattern.tokens()
+            if not toks:
+                continue
+            if len(toks) == 1 and len(toks[0].original) == 1:
+                continue  # one-letter abbreviations (S, T, A…) are only looked up exactly
+            gaps = tuple(_gap(pattern.text[a.end : b.start]) for a, b in itertools.pairwise(toks))
+            caps = is_caps(pattern.text)
+            compiled = _Compiled(
+                pattern,
+                tuple(t.lemmas for t in toks),
+                gaps,
+                caps,
+                caps and len(toks) == 1 and _is_function_word(toks[0].original),
+            )
+            self.patterns.append(compiled)
+            for first in toks[0].lemmas:
+                self._index[first].append(compiled)
+            folded = " ".join(fold(t.original) for t in toks)
+            if pattern.kind in ("alias", "english") and len(folded.replace(" ", "")) >= 5:
+                self._fuzzy.append((folded, compiled))
+
+    def __len__(self) -> int:
+        return len(self.patterns)
+
+    def _candidates(self, token: Token) -> list[_Compiled]:
+        seen: dict[int, _Compiled] = {}
+        for form in token.lemmas:
+            for compiled in self._index.get(form, ()):
+                seen[id(compiled)] = compiled
+        return list(seen.values())
+
+    def _fits(self, compiled: _Compiled, toks: Sequence[Token], i: int, text: str, query: bool) -> bool:
+        n = len(compiled.lemmas)
+        if i + n > len(toks):
+            return False
+        for k in range(n):
+            tok = toks[i + k]
+            if not compiled.lemmas[k] & tok.lemmas:
+                return False
+            needs_caps = compiled.caps_in_queries if query else compiled.caps
+            if needs_caps and not tok.caps and sum(ch.isalpha() for ch in tok.original) > 1:
+                return False
+            if k and _gap(text[toks[i + k - 1].end : tok.start]) not in ("", compiled.gaps[k - 1]):
+                return False
+        return True
+
+    def find(self, text: str, *, query: bool = False, overlapping: bool = False) -> list[Match]:
+        """Every occurrence, in text order. Without ``overlapping``, the longest match wins
+        (leftmost first); patterns sharing the winning span are all reported."""
+        toks = analyse(text)
+        found: list[tuple[int, int, _Compiled]] = []
+        for i, token in enumerate(toks):
+            for compiled in self._candidates(token):
+                if self._fits(compiled, toks, i, text, query):
+                    found.append((i, i + len(compiled.lemmas), compiled))
+        if not overlapping:
+            found = self._longest(found)
+        matches = [
+            Match(c.pattern.concept_id, c.pattern, toks[a].start, toks[b - 1].end, text[toks[a].start : toks[b - 1].end])
+            for a, b, c in found
+        ]
+        matches.sort(key=lambda m: (m.start, -m.end, m.concept_id, m.pattern.text))
+        return matches
+
+    @staticmethod
+    def _longest(found: list[tuple[int, int, _Compiled]]) -> list[tuple[int, int, _Compiled]]:
+        """Longer spans claim their tokens first; a span already kept accepts its other patterns."""
+        kept: list[tuple[int, int, _Compiled]] = []
+        claimed: dict[int, tuple[int, int]] = {}
+        for a, b, c in sorted(found, key=lambda f: (-(f[1] - f[0]), f[0])):
+            owners = {claimed[k] for k in range(a, b) if k in claimed}
+            if not owners:
+                kept.append((a, b, c))
+                claimed.update(dict.fromkeys(range(a, b), (a, b)))
+            elif owners == {(a, b)}:
+                kept.append((a, b, c))
+        return sorted(kept, key=lambda f: f[0])
+
+    def find_fuzzy(self, text: str, exclude: Iterable[tuple[int, int]] = ()) -> list[Match]:
+        """Typo-tolerant matches of aliases and English terms (5+ letters): an edit distance of
+        1, or 2 for 8+ letters, over the folded words, outside the spans in ``exclude``."""
+        toks = analyse(text)
+        blocked = [range(a, b) for a, b in exclude]
+        out: list[Match] = []
+        for i in range(len(toks)):
+            for n in (3, 2, 1):
+                if i + n > len(toks):
+                    continue
+                start, end = toks[i].start, toks[i + n - 1].end
+                if any(start in r or end - 1 in r for r in blocked):
+                    continue
+                typed = " ".join(fold(t.original) for t in toks[i : i + n])
+                best: list[tuple[int, _Compiled]] = []
+                for folded, compiled in self._fuzzy:
+                    if folded.count(" ") != n - 1:
+                        continue
+                    limit = 1 if len(folded) < 8 else 2
+                    distance = edit_distance(typed, folded, limit)
+                    if 0 < distance <= limit:
+                        best.append((distance, compiled))
+                if best:
+                    low = min(d for d, _ in best)
+                    for _, compiled in (b for b in best if b[0] == low):
+                        out.append(Match(compiled.pattern.concept_id, compiled.pattern, start, end, text[start:end], True))
+                    blocked.append(range(start, end))
+                    break
+        return out
