@@ -25,6 +25,7 @@ __all__ = [
     "by_id",
     "chronological",
     "chronological_rank",
+    "default_edition",
     "display_order",
     "display_rank",
     "edition_css",
@@ -141,6 +142,11 @@ def labels() -> dict[str, str]:
 def display_order() -> tuple[str, ...]:
     """Edition codes in the order they are shown side by side."""
     return tuple(e.id for e in sorted(editions(), key=lambda e: (e.order, e.id)))
+
+
+def default_edition() -> str:
+    """The edition a player is assumed to play when they have not said: the first shown."""
+    return display_order()[0]
 
 
 def chronological() -> tuple[str, ...]:

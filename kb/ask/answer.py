@@ -21,18 +21,20 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from rulekb.corpus.editions import by_id
 from rulekb.corpus.errors import QueryError
-from rulekb.kb.contracts.cite import citation_label, lines_label
+from rulekb.corpus.models import EDITIONS
+from rulekb.kb.ask.card import build_card, empty_card, question_lang
+from rulekb.kb.ask.card_editions import OTHER_EDITIONS_MIN_WEIGHT
+from rulekb.kb.ask.faq_pick import FAQ_HIGH, faq_hits, faq_matches, pick_faq
+from rulekb.kb.faq.gate import related_json
 from rulekb.kb.search.index import NodeFeatures
-from rulekb.kb.search.query import NEAR_EDITIONS, ParsedQuery
+from rulekb.kb.search.query import ParsedQuery
 from rulekb.kb.search.searcher import (
     Hit,
     KnowledgeIndex,
     check_limit,
     fill_snippets,
     get_index,
-    make_hit,
     search_parsed,
 )
 from rulekb.kb.text.analysis import lemma
@@ -44,7 +46,6 @@ __all__ = [
     "ask_batch",
     "comparison_parts",
     "coverage",
-    "format_answer",
     "load_faq_entries",
 ]
 
@@ -53,16 +54,8 @@ __all__ = [
 ANSWER_THRESHOLD = 0.35
 #: With a concept recognised the bar is lower (the concept itself is evidence).
 ANSWER_THRESHOLD_CONCEPT = 0.12
-#: A FAQ match at least this good is taken even when retrieval did not find its passages.
-FAQ_HIGH = 0.6
-#: Concepts less specific than this (see ``KnowledgeIndex.concept_weight``) get no «other editions».
-OTHER_EDITIONS_MIN_WEIGHT = 0.5
-#: How deep in the retrieval ranking a FAQ entry's passages must appear to confirm a weaker match.
-FAQ_CONFIRM_DEPTH = 3
 #: How many hits the card chooses from (across editions).
 CARD_DEPTH = 10
-#: A weaker FAQ match multiplies its cited leaves' scores by ``1 + FAQ_BOOST × match score``.
-FAQ_BOOST = 1.0
 
 
 def load_faq_entries(build_dir: Path | None = None) -> tuple[Any, ...]:
@@ -159,82 +152,6 @@ def highlight_numbers(text: str) -> str:
     return "".join(f"<b>{html.escape(p, quote=False)}</b>" if i % 2 else html.escape(p, quote=False) for i, p in enumerate(parts))
 
 
-def _edition_fits(entry_edition: str, editions: Sequence[str]) -> bool:
-    if not editions:
-        return True
-    return entry_edition in editions or any(entry_edition in NEAR_EDITIONS.get(e, ()) for e in editions)
-
-
-#: How many FAQ matches are kept for the card's gating (one matcher call serves both).
-FAQ_MATCHES = 10
-
-
-def faq_matches(index: KnowledgeIndex, parsed: ParsedQuery) -> list[tuple[Any, float]]:
-    """The FAQ entries the question matches, best first (of the explicit edition, if given)."""
-    if not index.faq:
-        return []
-    from rulekb.kb.faq.entries import match_faq
-
-    return match_faq(parsed.cleaned, index.faq, edition=parsed.explicit_edition, limit=FAQ_MATCHES)
-
-
-def pick_faq(
-    index: KnowledgeIndex, parsed: ParsedQuery, hits: Sequence[Hit], matches: Sequence[tuple[Any, float]] | None = None
-) -> tuple[Any, float, list[str]] | None:
-    """The FAQ entry that answers the question, confirmed by retrieval, or ``None``."""
-    entries = index.faq
-    if not entries:
-        return None
-    from rulekb.kb.faq.entries import DEFAULT_THRESHOLD
-
-    if matches is None:
-        matches = faq_matches(index, parsed)
-    top = {hit.node_id for hit in hits[:FAQ_CONFIRM_DEPTH]}
-    for entry, score in matches[:3]:
-        if score < DEFAULT_THRESHOLD:
-            break
-        if not _edition_fits(entry.edition, parsed.editions):
-            continue
-        nodes = index.faq_leaves[entry.id]
-        if not nodes:
-            continue
-        if score >= FAQ_HIGH or top.intersection(nodes):
-            return entry, score, nodes
-    return None
-
-
-def faq_hits(index: KnowledgeIndex, parsed: ParsedQuery, hits: list[Hit], nodes: Sequence[str], score: float) -> list[Hit]:
-    """The hits with a matched FAQ entry's cited leaves moved up.
-
-    A confident match (:data:`FAQ_HIGH`) puts its cited leaves first, in retrieval order (a leaf
-    retrieval did not find comes after those it found). A weaker match, confirmed by retrieval,
-    only lifts the cited leaves retrieval already ranked in the top :data:`FAQ_CONFIRM_DEPTH`.
-    """
-    rank = {hit.node_id: position for position, hit in enumerate(hits)}
-    if score >= FAQ_HIGH:
-        lead_ids = sorted(nodes, key=lambda n: rank.get(n, len(hits) + list(nodes).index(n)))
-        top_score = hits[0].score if hits else 1.0
-        by_id = {hit.node_id: hit for hit in hits}
-        lead = [by_id.get(n) or make_hit(index.features[n], top_score) for n in lead_ids]
-        chosen = set(lead_ids)
-        return lead + [h for h in hits if h.node_id not in chosen]
-    cited = set(nodes)
-    boost = 1.0 + FAQ_BOOST * score
-
-    def effective(hit: Hit) -> float:
-        return hit.score * boost if hit.node_id in cited else hit.score
-
-    result: list[Hit] = []
-    for hit in hits:
-        position = len(result)
-        if hit.node_id in cited:
-            # moved up past the leaves it now outscores, the others keep their order
-            while position > 0 and result[position - 1].node_id not in cited and effective(result[position - 1]) < effective(hit):
-                position -= 1
-        result.insert(position, hit)
-    return result
-
-
 def other_editions(index: KnowledgeIndex, concepts: Iterable[str], edition: str | None) -> list[dict[str, Any]]:
     """For each specific concept, the first leaf defining it in every edition other than ``edition``.
 
@@ -301,9 +218,6 @@ def ask(
 
 
 def _card(result: dict[str, Any], context: Any, *, played: str | None, use_faq: bool) -> dict[str, Any]:
-    from rulekb.kb.ask.card import build_card, empty_card, question_lang
-    from rulekb.kb.faq.gate import related_json
-
     if context is None or (result["answer"] is None and result["faq"] is None):
         return empty_card(question_lang(result["question"]))
     index, parsed, hits, matches = context
@@ -323,8 +237,6 @@ def default_played() -> str | None:
     value = os.environ.get("RULEKB_EDITION", "").strip().lower()
     if not value:
         return None
-    from rulekb.corpus.models import EDITIONS
-
     if value not in EDITIONS:
         raise QueryError(f"RULEKB_EDITION={value!r} is not an edition; use one of {', '.join(EDITIONS)}.")
     return value
@@ -423,56 +335,3 @@ def ask_batch(
         except QueryError as exc:
             yield {"id": question_id, "question": question, "edition": None, "concepts": [], "answer": None,
                    "hits": [], "error": exc.message}
-
-
-def format_answer(result: dict[str, Any]) -> str:
-    """A readable answer for the terminal."""
-    lines: list[str] = []
-    if result.get("did_you_mean"):
-        lines.append(f"Возможно, вы имели в виду: {result['did_you_mean']}")
-    if result.get("concepts"):
-        lines.append("Понятия: " + ", ".join(result["concepts"]))
-    card = result.get("card") or {}
-    if card.get("kind") not in (None, "none"):
-        played = f" · вы играете: {card['played']}" if card.get("played") else ""
-        lines += ["", f"[{card['kind']} · {card.get('source')}{played}]", card["text"]]
-        for citation in card.get("citations", [])[:6]:
-            lines.append(f"  — {citation_label(citation['source_id'], citation['lines'])}")
-    faq = result.get("faq")
-    if faq and card.get("source") != "faq":
-        lines += ["", f"Похожий частый вопрос: {faq['question']}", f"  {faq['answer']}"]
-    answer = result.get("answer")
-    if answer is None:
-        lines += ["", "Ответ не найден: в правилах нет подходящего места. Уточните вопрос или назовите редакцию."]
-        return "\n".join(lines)
-    hits = result["hits"]
-    top = hits[0] if hits else None
-    lines.append("")
-    if answer.get("parts"):
-        by_id = {hit["node_id"]: hit for hit in hits}
-        for part in answer["parts"]:
-            hit = by_id.get(part["node_id"])
-            lines.append(f"[{part['edition']}] {part['text']}")
-            if hit is not None:
-                lines.append(f"  — {_citation(hit)}")
-    else:
-        lines.append(answer["text"])
-        if top is not None:
-            lines.append(f"  — {_citation(top)}")
-    if len(hits) > 1:
-        lines += ["", "Ещё по теме:"]
-        for hit in hits[1:]:
-            lines.append(f"  • {hit['heading'] or hit['title']} — {_citation(hit)}")
-    if result.get("other_editions"):
-        lines += ["", "В других редакциях:"]
-        for other in result["other_editions"]:
-            lines.append(f"  • {other['edition']}: {other['title']} ({citation_label(other['source_id'], other['lines'])})")
-    return "\n".join(lines)
-
-
-def _citation(hit: dict[str, Any]) -> str:
-    page = f", с. {hit['page']}" if hit.get("page") is not None else ""
-    span = lines_label(hit["lines"])
-    edition = by_id().get(hit["edition"])
-    label = edition.short if edition else hit["edition"]
-    return f"{hit['source_id']} ({label}{page}, {span})"

@@ -14,8 +14,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from rulekb.corpus.reader import load_manifest
+from rulekb.corpus.reader import load_manifest, read_lines
+from rulekb.kb.ask.labels import edition_label
 from rulekb.kb.search.query import detect_editions
+from rulekb.kb.text.analysis import lemmas, tokens
 
 __all__ = ["english_name", "pick_concept", "pick_concepts", "records", "terminology_card"]
 
@@ -160,7 +162,7 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
         consistent = len(distinct) <= 1
         verdict = (("consistent" if consistent else f"inconsistent: {len(distinct)} renderings") if lang == "en"
                    else ("последовательно" if consistent else f"непоследовательно: {len(distinct)} варианта"))
-        label = f"{source_id} ({_edition_label(source.edition, lang)})"
+        label = f"{source_id} ({edition_label(source.edition, lang)})"
         text = f"{label}: " + "; ".join(parts) + f" — {verdict}"
         lines.append("• " + text)
         per_edition.append({"edition": source.edition, "text": text, "node_id": None,
@@ -192,9 +194,6 @@ PRINTED_FORMS = 2
 def _printed_forms(source_id: str, rendering: str, lines: Sequence[int]) -> list[str]:
     """How the text prints ``rendering`` at its first lines, when that differs from the termbase's
     form (another inflection: «зона поражения» printed «зоны поражения»)."""
-    from rulekb.corpus.reader import read_lines
-    from rulekb.kb.text.analysis import lemmas, tokens
-
     wanted = lemmas(rendering)
     if not wanted:
         return []
@@ -214,9 +213,3 @@ def _printed_forms(source_id: str, rendering: str, lines: Sequence[int]) -> list
         if len(forms) >= PRINTED_FORMS:
             break
     return forms
-
-
-def _edition_label(edition: str, lang: str) -> str:
-    from rulekb.kb.ask.card import edition_label
-
-    return edition_label(edition, lang)

@@ -20,7 +20,9 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
+from rulekb.corpus.editions import default_edition, display_order
 from rulekb.kb.build import read_manifest
+from rulekb.kb.text.analysis import lemmas as lemmas_of
 
 __all__ = [
     "FORMS",
@@ -173,8 +175,6 @@ def build_edition_vocabulary(out: Path, sentence_lemmas: dict[str, list[list[str
     """Build pass: every termbase rendering printed in the books of one or two editions only, with
     those editions (``edition_vocabulary.json``): the words that imply an edition («инициатива»,
     «боевая единица», «стратагема»). Returns how many were written."""
-    from rulekb.kb.text.analysis import lemmas as lemmas_of
-
     terms_path = out / "terms.json"
     if not terms_path.is_file():
         return 0
@@ -216,7 +216,7 @@ def vocabulary_editions(question_lemmas: Sequence[str], vocabulary: dict[tuple[s
     if not found:
         return []
     common = frozenset.intersection(*found)
-    if "10" in common:  # the 10th edition leads unmarked questions anyway; only older books' words imply
+    default = default_edition()
+    if default in common:  # the default edition leads unmarked questions anyway; only older books' words imply
         return []
-    order = ("6", "7", "kt")
-    return [e for e in order if e in common]
+    return [e for e in display_order() if e != default and e in common]

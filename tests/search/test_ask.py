@@ -10,8 +10,9 @@ import pytest
 
 from rulekb.corpus.errors import QueryError
 from rulekb.corpus.reader import find_source
-from rulekb.kb.ask.answer import ask, ask_batch, format_answer, highlight_numbers
+from rulekb.kb.ask.answer import ask, ask_batch, highlight_numbers
 from rulekb.kb.search.searcher import get_index
+from rulekb.webapp.commands.answer_text import format_answer
 
 OFF_TOPIC = [
     "Как приготовить борщ со сметаной?",
@@ -118,7 +119,7 @@ def test_faq_entry_leads_with_its_cited_passages(built: Path) -> None:
 
 
 def test_a_weak_faq_match_only_lifts_what_retrieval_found(built: Path) -> None:
-    from rulekb.kb.ask.answer import FAQ_BOOST, FAQ_CONFIRM_DEPTH, faq_hits
+    from rulekb.kb.ask.faq_pick import FAQ_BOOST, FAQ_CONFIRM_DEPTH, faq_hits
     from rulekb.kb.search.searcher import get_index, search_parsed
 
     index = get_index(built)

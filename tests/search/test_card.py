@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from rulekb.kb.ask.answer import ask
-from rulekb.kb.ask.card import question_lang
+from rulekb.kb.ask.labels import question_lang
 
 KINDS = {"ruling", "terminology", "comparison", "none"}
 SOURCES = {"faq", "text", "termbase", "engine", None}
@@ -138,21 +138,21 @@ class _Hit:
 
 
 def test_the_played_edition_does_not_lead_when_its_rule_is_far_behind() -> None:
-    from rulekb.kb.ask.card import _unmarked_editions
+    from rulekb.kb.ask.card_editions import unmarked_editions
 
     hits = [_Hit("6-a", "6", 10.0), _Hit("6-b", "6", 9.0), _Hit("10-a", "10", 4.0)]
     by_edition: dict[str, list[Any]] = {}
     for hit in hits:
         by_edition.setdefault(hit.edition, []).append(hit)
     # the 6th has the mechanic; the 10th's nearest rule scores 0.4 of it: it follows, it does not lead
-    assert _unmarked_editions(hits, by_edition, None) == ["6", "10"]
+    assert unmarked_editions(hits, by_edition, None) == ["6", "10"]
     close = [_Hit("6-a", "6", 10.0), _Hit("10-a", "10", 8.0)]
-    assert _unmarked_editions(close, {"6": close[:1], "10": close[1:]}, None) == ["10", "6"]
-    assert _unmarked_editions(close, {"6": close[:1], "10": close[1:]}, "6") == ["6", "10"]
+    assert unmarked_editions(close, {"6": close[:1], "10": close[1:]}, None) == ["10", "6"]
+    assert unmarked_editions(close, {"6": close[:1], "10": close[1:]}, "6") == ["6", "10"]
 
 
 def test_an_older_book_s_wording_implies_its_edition_only_when_retrieval_agrees() -> None:
-    from rulekb.kb.ask.card import confirmed_editions
+    from rulekb.kb.ask.card_editions import confirmed_editions
 
     assert confirmed_editions(["7"], ["10", "10", "10"]) == []
     assert confirmed_editions(["7", "kt"], ["10", "kt", "10"]) == ["kt", "7"]
@@ -160,22 +160,23 @@ def test_an_older_book_s_wording_implies_its_edition_only_when_retrieval_agrees(
 
 
 def test_an_english_card_names_the_ruling_s_terms_in_english(built: Path) -> None:
-    from rulekb.kb.ask.card import _english_line, ruling_concepts
+    from rulekb.kb.ask.card_english import english_line, ruling_concepts
 
     ruling = "Каждая модель должна пройти проверку «Отчаянный побег», а стрелять можно только навскидку."
     assert {"desperate-escape", "snap-shots"} <= set(ruling_concepts(ruling))
-    line = _english_line(built, "10", [], ruling, None)
+    line = english_line(built, "10", [], ruling, None)
     assert "desperate escape" in line.lower() and "snap shot" in line.lower()
     assert not re.search(r"[А-Яа-яЁё]", line.split("The ruling")[0])
 
 
 def test_a_comparison_naming_no_edition_sets_every_defining_edition_side_by_side(built: Path) -> None:
-    from rulekb.kb.ask.card import MAX_PARTS, _defining_editions
+    from rulekb.kb.ask.card import MAX_PARTS
+    from rulekb.kb.ask.card_editions import defining_editions
     from rulekb.kb.search.searcher import get_index
 
     index = get_index(built)
     question = "как изменилась консолидация от редакции к редакции?"
-    having = _defining_editions(index, index.parse(question).concepts)
+    having = defining_editions(index, index.parse(question).concepts)
     assert len(having) >= 2
     card = ask(question, build_dir=built)["card"]
     check_card(card)

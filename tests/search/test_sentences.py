@@ -122,7 +122,7 @@ def test_a_ruling_allowing_only_one_denies_a_question_about_several() -> None:
 
 
 def test_the_number_lead_reads_numbers_written_in_words_after_the_measures() -> None:
-    from rulekb.kb.ask.card import number_lead
+    from rulekb.kb.ask.card_english import number_lead
 
     assert number_lead("Не более трёх юнитов с одним названием, или шести для линейных.") == "3, 6"
     assert number_lead("Бросьте 2D6 и прибавьте два.") == "2D6, 2"

@@ -144,7 +144,8 @@ def ask(
 ) -> None:
     """Answer a rules question: the ruling sentence, cited, with related passages."""
     from rulekb.kb.ask.answer import ask as run_ask
-    from rulekb.kb.ask.answer import ask_batch, format_answer
+    from rulekb.kb.ask.answer import ask_batch
+    from rulekb.webapp.commands.answer_text import format_answer
 
     if batch is not None:
         if question is not None:

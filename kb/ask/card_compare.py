@@ -1,0 +1,70 @@
+"""A comparison card's last lines: what changed between the editions, and where the engine has the
+mechanic (overwatch, charge, Leadership against Battle-shock, to-hit in melee) the computed difference."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from rulekb.engine import compare as ec
+from rulekb.kb.ask.card_english import number_lead
+from rulekb.kb.ask.card_parts import Part
+from rulekb.kb.ask.labels import edition_label
+
+__all__ = ["engine_line", "what_changed"]
+
+
+def what_changed(parts: Sequence[Part], lang: str) -> str:
+    measures = {p.edition: number_lead(p.text) for p in parts}
+    if any(measures.values()):
+        body = "; ".join(f"{edition_label(e, lang)} — {v or '—'}" for e, v in measures.items())
+        same = len(set(measures.values())) == 1
+        if lang == "en":
+            return ("What changed: the same measures — " if same else "What changed: the measures — ") + body + "."
+        return ("Что изменилось: числа те же — " if same else "Что изменилось: числа — ") + body + "."
+    if lang == "en":
+        return "What changed: the rule is worded differently in each edition (see each ruling above)."
+    return "Что изменилось: правило сформулировано в каждой редакции по-своему (см. выше)."
+
+
+def _pct(value: Any) -> str:
+    return f"{float(value) * 100:.0f}%"
+
+
+def engine_line(concepts: Sequence[str], editions: Sequence[str], question: str, lang: str) -> str | None:
+    """Where the engine has the mechanic, the computed difference in one line."""
+    found = set(concepts)
+    en = lang == "en"
+    if found & {"overwatch", "fire-overwatch", "snap-shots"}:
+        row = next(r for r in ec.overwatch_table([3]))
+        return ((f"Engine: a shot hitting on 3+ hits {_pct(row['10_normal'])}; overwatch: "
+                 f"6th {_pct(row['6_overwatch'])}, 10th {_pct(row['10_overwatch'])}.") if en else
+                (f"Расчёт: выстрел, попадающий на 3+, попадает в {_pct(row['10_normal'])} случаев; овервотч: "
+                 f"6-я — {_pct(row['6_overwatch'])}, 10-я — {_pct(row['10_overwatch'])}."))
+    if "charge" in found:
+        distance = 9
+        match = re.search(r"(\d{1,2})\s*(?:\"|″|дюйм)", question)
+        if match and 1 <= int(match.group(1)) <= 12:
+            distance = int(match.group(1))
+        row = next(iter(ec.charge_table([distance])))
+        cells = [f"{edition_label(e, lang)} — {_pct(row[e])}" for e in editions if e in row]
+        if not cells:
+            return None
+        return (f"Engine: a charge across {distance}\" succeeds: " if en else
+                f"Расчёт: чардж на {distance}\" удаётся: ") + "; ".join(cells) + "."
+    if found & {"leadership", "battle-shock", "morale", "leadership-test", "battle-shock-test"}:
+        row = next(iter(ec.leadership_table([7])))
+        return ((f"Engine: Ld 7 passes a 6th-edition test (2D6 ≤ Ld) {_pct(row['6'])}, "
+                 f"a 10th-edition Battle-shock test (2D6 ≥ Ld) {_pct(row['10'])}.") if en else
+                (f"Расчёт: при Ld 7 тест в 6-й (2D6 ≤ Ld) проходит в {_pct(row['6'])}, "
+                 f"проверка боевого шока в 10-й (2D6 ≥ Ld) — в {_pct(row['10'])}."))
+    if found & {"weapon-skill", "hit-roll", "fight-phase", "melee-attack", "close-combat"}:
+        rows = ec.melee_hit_table([4])
+        sixth = rows[0]["vs_4"]
+        tenth = next(r for r in rows if r.get("ws_target") == 3)["10"]
+        return ((f"Engine: WS 4 against WS 4 hits {_pct(sixth)} in the 6th; a WS 3+ weapon in the 10th "
+                 f"hits {_pct(tenth)} whatever the enemy.") if en else
+                (f"Расчёт: в 6-й WS 4 против WS 4 попадает в {_pct(sixth)}; в 10-й оружие с WS 3+ — в "
+                 f"{_pct(tenth)} при любом противнике."))
+    return None

@@ -1,0 +1,102 @@
+"""Which editions a card answers: those the question names, implies, or — unmarked — those whose
+books have the mechanic, the player's edition (else the default, the first in the manifest's display
+order) first."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rulekb.corpus.editions import default_edition
+
+__all__ = ["CONFIRM_HITS", "OTHER_EDITIONS_MIN_WEIGHT", "PER_EDITION_SHARE", "Defining", "concept_filter",
+           "confirmed_editions", "defining_editions", "unmarked_editions", "with_defining"]
+
+#: With no edition named or implied, another edition's best passage scoring at least this share of
+#: the first hit's score gets a part of its own (the mechanic exists there too).
+PER_EDITION_SHARE = 0.7
+#: An edition the question's words imply must have a passage among this many first hits.
+CONFIRM_HITS = 3
+#: A concept this specific (its weight in the index) or more names the mechanic a comparison is about.
+OTHER_EDITIONS_MIN_WEIGHT = 0.5
+
+
+def confirmed_editions(implied: Sequence[str], ranked: Sequence[str], confirm: int = CONFIRM_HITS) -> list[str]:
+    """The editions the question's words imply, as retrieval confirms them: none unless one has a
+    passage among the ``confirm`` first hits (a word one book happens to print, «край стола», implies
+    nothing on its own), those retrieval ranks first leading. With no hits the words decide."""
+    if not ranked:
+        return list(implied)
+    if not set(implied) & set(ranked[:confirm]):
+        return []
+    rank = {e: i for i, e in reversed(list(enumerate(ranked)))}
+    return sorted(implied, key=lambda e: rank.get(e, len(ranked)))
+
+
+@dataclass(frozen=True)
+class Defining:
+    """A concept's defining passage standing in for a hit (it has what ``ruling_part`` reads)."""
+
+    node_id: str
+    kind: str
+    edition: str
+
+
+def defining_editions(index: Any, concepts: Sequence[str]) -> list[str]:
+    """The editions whose books define the question's most specific concept that any book defines."""
+    specific = sorted((c for c in concepts if index.concept_weight(c) >= OTHER_EDITIONS_MIN_WEIGHT),
+                      key=lambda c: -index.concept_weight(c))
+    for concept in specific:
+        found = [e for e, ids in index.concept_nodes.get(concept, {}).items() if ids]
+        if found:
+            return found
+    return []
+
+
+def with_defining(index: Any, concepts: Sequence[str], edition: str, hits: Sequence[Any]) -> list[Any]:
+    """For one edition's part of a comparison: the defining passage of the question's most specific
+    concept in that edition first (the termbase's curated definitions), then the edition's hits."""
+    specific = sorted((c for c in concepts if index.concept_weight(c) >= OTHER_EDITIONS_MIN_WEIGHT),
+                      key=lambda c: -index.concept_weight(c))
+    for concept in specific:
+        node_ids = [n for n in index.concept_nodes.get(concept, {}).get(edition, []) if n in index.features]
+        if node_ids:
+            features = index.features[node_ids[0]]
+            lead = Defining(features.id, features.kind, edition)
+            return [lead] + [h for h in hits if h.node_id != lead.node_id]
+    return list(hits)
+
+
+def concept_filter(index: Any, parsed: Any) -> Any:
+    """Whether a passage is about the question's mechanic: it names one of the question's concepts
+    (any passage passes when the question names none)."""
+    wanted = set(parsed.concepts)
+
+    def about(node_id: str) -> bool:
+        if not wanted:
+            return True
+        features = index.features.get(node_id)
+        return features is not None and bool(wanted & (set(features.concepts) | set(features.defines)))
+
+    return about
+
+
+def unmarked_editions(hits: Sequence[Any], by_edition: dict[str, list[Any]], played: str | None,
+                       about: Any = None) -> list[str]:
+    """Editions for a question naming or implying none: those whose best passage scores close to the
+    first hit's and is about the question's mechanic, the player's edition (else the 10th) first."""
+    if not hits:
+        return []
+    top = hits[0].score or 1.0
+    close = [e for e, eh in by_edition.items()
+             if eh[0].score >= PER_EDITION_SHARE * top and (about is None or e == hits[0].edition or about(eh[0].node_id))]
+    lead = played or default_edition()
+    if lead in close:
+        return [lead] + [e for e in close if e != lead]
+    # the player's edition is far behind: its nearest rule follows the book that has the mechanic
+    if lead in by_edition and by_edition[lead][0].score >= 0.3 * top:
+        close.append(lead)
+    return close
+
+

@@ -1,0 +1,117 @@
+"""One edition's part of a card: the FAQ entry that passes the gate, else the sentence that rules,
+chosen across the edition's top passages, with its lead («Да», «Нет», the measure) and citation."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulekb.kb.ask.card_english import english_line, number_lead
+from rulekb.kb.faq.entries import DEFAULT_THRESHOLD
+from rulekb.kb.faq.gate import gate_entry
+from rulekb.kb.text.analysis import tokens
+from rulekb.kb.text.sentences import Sentence, choose, mark_sentences, only_one_denies, yes_no_lead
+
+__all__ = ["MAX_QUOTE", "Part", "faq_gate", "marked_sentences", "ruling_part"]
+
+#: Longest quote of a FAQ entry's cited text on its card.
+MAX_QUOTE = 500
+
+
+@dataclass
+class Part:
+    """One edition's ruling on a card."""
+
+    edition: str
+    text: str
+    node_id: str | None
+    lines: list[int] | None
+    source: str
+    citations: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"edition": self.edition, "text": self.text, "node_id": self.node_id, "lines": self.lines,
+                "source": self.source}
+
+
+def marked_sentences(marked: dict[str, Any], features: Any) -> Any:
+    """A passage's sentences as the build marked them (marked now when the build predates marking)."""
+    found = marked.get(features.id)
+    if found is not None:
+        return found
+    return tuple(Sentence(s, m, tuple(t.text for t in tokens(s))) for s, m in mark_sentences(features.sentences, features.kind))
+
+
+def ruling_part(
+    index: Any, marked: dict[str, Any], parsed: Any, question: str, edition: str, hits: Sequence[Any],
+    weights: dict[str, float], numbers: set[str], form: str, lang: str, use_faq: bool, gates: list[Any],
+    matches: Sequence[tuple[Any, float]] = (),
+) -> Part | None:
+    top_ids = [h.node_id for h in hits]
+    gate = faq_gate(index, question, edition, top_ids, gates, matches) if use_faq else None
+    if gate is not None:
+        entry = gate.entry
+        cited = [n for n in index.faq_leaves.get(entry.id, []) if n in index.features]
+        cited_ranked = sorted(cited, key=lambda n: top_ids.index(n) if n in top_ids else len(top_ids))
+        candidates = [(n, index.features[n].kind, marked_sentences(marked, index.features[n])) for n in cited_ranked]
+        choice = choose(candidates, weights, numbers, form)
+        answer = entry.answer_en if lang == "en" and entry.answer_en else entry.answer
+        # the entry's own quotes are the words of the text that rule (checked against the lines at build)
+        quotes = [q for c in entry.citations for q in c.quotes]
+        ruling = " … ".join(quotes) if quotes else (choice.text if choice is not None else "")
+        if len(ruling) > MAX_QUOTE:
+            ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
+        lead = None
+        if form == "yesno" and not re.match(r"^(да|нет|yes|no)\b", answer.strip(), re.I):
+            lead = yes_no_lead(answer, lang, weights) or (yes_no_lead(ruling, lang, weights) if ruling else None)
+        if lang == "en" and not entry.answer_en:  # the English lead and terms above our Russian answer
+            node = index.features.get(choice.node_id) if choice is not None else None
+            concepts = [c for c in parsed.concepts if node is None or c in node.concepts or c in node.defines]
+            lead = yes_no_lead(answer, lang, weights) if form == "yesno" else None
+            head = english_line(index.build_dir, edition, concepts or list(parsed.concepts), answer, lead)
+            text = head.replace(" The ruling, as the Russian text prints it:", " Our answer and the ruling, in Russian:")
+            text += "\n" + answer + (f"\n«{ruling}»" if ruling else "")
+        else:
+            text = (f"{lead} " if lead else "") + answer + (f"\n«{ruling}»" if ruling else "")
+        citations = [{"source_id": c.source, "lines": list(c.lines), "quote": " … ".join(c.quotes)}
+                     for c in entry.citations]
+        node = index.features.get(choice.node_id) if choice is not None else None
+        return Part(edition, text, node.id if node else None, list(node.lines) if node else None, "faq", citations)
+    candidates = [(h.node_id, h.kind, marked_sentences(marked, index.features[h.node_id])) for h in hits[:3]]
+    choice = choose(candidates, weights, numbers, form)
+    if choice is None:
+        return None
+    node = index.features[choice.node_id]
+    lead = yes_no_lead(choice.text, lang, weights) if form == "yesno" else None
+    if form == "yesno" and only_one_denies(question, choice.text):
+        lead = "No." if lang == "en" else "Нет."  # «двух лидеров?» — «только один лидер»
+    if form == "number" and lang != "en":
+        measure = number_lead(choice.text)
+        lead = f"{measure}." if measure else None
+    if lang == "en":
+        concepts = [c for c in parsed.concepts if c in node.concepts or c in node.defines] or list(parsed.concepts)
+        text = english_line(index.build_dir, edition, concepts, choice.text, lead) + "\n" + choice.text
+    else:
+        text = (f"{lead} " if lead else "") + choice.text
+    citation = {"source_id": node.source_id, "lines": list(node.lines), "quote": choice.text}
+    return Part(edition, text, node.id, list(node.lines), "text", [citation])
+
+
+def faq_gate(index: Any, question: str, edition: str, top_ids: Sequence[str], gates: list[Any],
+              matches: Sequence[tuple[Any, float]]) -> Any:
+    """The first FAQ entry of ``edition`` that passes the gate, or ``None``; every tried one is kept."""
+    entries = index.faq
+    if not entries:
+        return None
+    for entry, score in [m for m in matches if m[0].edition == edition][:2]:
+        if score < DEFAULT_THRESHOLD:
+            break
+        gate = gate_entry(entries, entry, score, question, edition, index.faq_leaves.get(entry.id, []), top_ids)
+        gates.append(gate)
+        if gate.leads:
+            return gate
+    return None
+
+
