@@ -30,6 +30,8 @@ from email.utils import formatdate, parsedate_to_datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from flask import g, request
+
 from rulekb.corpus.errors import RulebaseError
 
 if TYPE_CHECKING:
@@ -181,16 +183,29 @@ def _matches(header: str | None, etag: str) -> bool:
 
 def install(app: Flask) -> None:
     """Answer conditional requests early, add validators to 200 responses, gzip what is worth it."""
-    from flask import g, request
-
     version, code_mtime = code_version()
-    # One cache per app: a page depends on the app's settings too (BASE_URL makes absolute permalinks).
-    responses: OrderedDict[tuple[str, str, str, bool], Kept] = OrderedDict()
     app.config.setdefault("GZIP_MIN_SIZE", 512)
     app.config.setdefault("GZIP_LEVEL", 6)
     app.extensions["rulekb_code_version"] = version
+    # One cache per app: a page depends on the app's settings too (BASE_URL makes absolute permalinks).
+    hooks = _Hooks(app, version, code_mtime)
+    app.before_request(hooks.conditional)
+    app.after_request(hooks.validate_and_compress)
 
-    def _validators() -> tuple[str, float, str] | None:
+
+class _Hooks:
+    """The request hooks of one app: validators, 304s, the response cache and gzip."""
+
+    def __init__(self, app: Flask, version: str, code_mtime: float) -> None:
+        self.app = app
+        self.version = version
+        self.code_mtime = code_mtime
+        self.responses: OrderedDict[tuple[str, str, str, bool], Kept] = OrderedDict()
+
+    def validators(self) -> tuple[str, float, str] | None:
+        """The ETag (with the cookies a page varies on), Last-Modified and the build as loaded; None without
+        a build."""
+        # imported here: the views import the asset pipeline, which imports this module
         from rulekb.webapp.views.common import current_build
 
         try:
@@ -201,47 +216,28 @@ def install(app: Flask) -> None:
             built = (Path(build.path) / "manifest.json").stat().st_mtime
         except OSError:
             built = build.stamp / 1e9
-        etag = etag_for(build, version)
+        etag = etag_for(build, self.version)
         variant = "|".join(request.cookies.get(name, "") for name in VARY_COOKIES)
         if variant.strip("|"):
             etag = etag[:-1] + "-" + hashlib.sha1(variant.encode(), usedforsecurity=False).hexdigest()[:12] + '"'
-        return etag, max(built, code_mtime), f"{build.path}@{build.stamp}"
+        return etag, max(built, self.code_mtime), f"{build.path}@{build.stamp}"
 
-    @app.before_request
-    def _conditional() -> Response | None:
+    def conditional(self) -> Response | None:
+        """Before the view: a 304 for a matching conditional request, a kept response for a plain GET."""
         if request.method not in ("GET", "HEAD") or request.endpoint in OWN_CACHING or request.endpoint is None:
             return None
         conditional = request.headers.get("If-None-Match") or request.headers.get("If-Modified-Since")
         if not conditional and request.method != "GET":
             return None
-        found = _validators()
+        found = self.validators()
         if found is None:
             return None
         etag, modified, loaded = found
         if not conditional:
-            key = (etag, loaded, request.full_path, _accepts_gzip(request.accept_encodings))
-            with _GZIP_LOCK:
-                kept = responses.get(key)
-                if kept is not None:
-                    responses.move_to_end(key)
-            if kept is None:
-                g.rulekb_response_key = key
-                return None
-            body, headers, content_type = kept
-            g.rulekb_from_cache = True
-            return app.response_class(body, headers=headers, content_type=content_type)
-        inm = request.headers.get("If-None-Match")
-        if inm is not None:
-            fresh = _matches(inm, etag)
-        else:
-            try:
-                since = parsedate_to_datetime(request.headers.get("If-Modified-Since", "")).timestamp()
-            except (TypeError, ValueError, IndexError, OverflowError):
-                return None
-            fresh = int(modified) <= since
-        if not fresh:
+            return self._kept((etag, loaded, request.full_path, _accepts_gzip(request.accept_encodings)))
+        if not _fresh(etag, modified):
             return None
-        response = app.response_class(status=304)
+        response = self.app.response_class(status=304)
         response.headers["ETag"] = etag
         response.headers["Last-Modified"] = formatdate(int(modified), usegmt=True)
         response.headers["Cache-Control"] = "no-cache"
@@ -250,8 +246,21 @@ def install(app: Flask) -> None:
         g.rulekb_not_modified = True
         return response
 
-    @app.after_request
-    def _validate_and_compress(response: Response) -> Response:
+    def _kept(self, key: tuple[str, str, str, bool]) -> Response | None:
+        """The response kept under ``key``, or None (and the key noted for :meth:`_keep`)."""
+        with _GZIP_LOCK:
+            kept = self.responses.get(key)
+            if kept is not None:
+                self.responses.move_to_end(key)
+        if kept is None:
+            g.rulekb_response_key = key
+            return None
+        body, headers, content_type = kept
+        g.rulekb_from_cache = True
+        return self.app.response_class(body, headers=headers, content_type=content_type)
+
+    def validate_and_compress(self, response: Response) -> Response:
+        """After the view: validators on a 200, gzip, and the response kept for the next plain GET."""
         if g.get("rulekb_from_cache"):
             return response
         if (
@@ -261,31 +270,37 @@ def install(app: Flask) -> None:
             and "ETag" not in response.headers
             and "no-store" not in (response.headers.get("Cache-Control") or "")
         ):
-            found = _validators()
+            found = self.validators()
             if found is not None:
                 response.headers["ETag"] = found[0]
                 response.headers["Last-Modified"] = formatdate(int(found[1]), usegmt=True)
                 response.vary.add("Cookie")
-        _compress(response)
-        key = g.pop("rulekb_response_key", None)
-        if (
-            key is not None
-            and response.status_code == 200
-            and response.headers.get("ETag") == key[0]
-            and not response.direct_passthrough
-            and not response.is_streamed
-            and "Set-Cookie" not in response.headers
-        ):
-            body = response.get_data()
-            if len(body) <= RESPONSE_MAX_BYTES:
-                headers = [(k, v) for k, v in response.headers.items() if k.lower() not in ("content-type", "content-length")]
-                with _GZIP_LOCK:
-                    responses[key] = (body, headers, response.content_type or "text/html; charset=utf-8")
-                    while len(responses) > RESPONSE_CACHE_SIZE:
-                        responses.popitem(last=False)
+        self._compress(response)
+        self._keep(g.pop("rulekb_response_key", None), response)
         return response
 
-    def _compress(response: Response) -> None:
+    def _keep(self, key: tuple[str, str, str, bool] | None, response: Response) -> None:
+        """Keep a whole 200 response (not streamed, no cookie set, small enough) under the key noted before the
+        view, the last :data:`RESPONSE_CACHE_SIZE` of them."""
+        if (
+            key is None
+            or response.status_code != 200
+            or response.headers.get("ETag") != key[0]
+            or response.direct_passthrough
+            or response.is_streamed
+            or "Set-Cookie" in response.headers
+        ):
+            return
+        body = response.get_data()
+        if len(body) > RESPONSE_MAX_BYTES:
+            return
+        headers = [(k, v) for k, v in response.headers.items() if k.lower() not in ("content-type", "content-length")]
+        with _GZIP_LOCK:
+            self.responses[key] = (body, headers, response.content_type or "text/html; charset=utf-8")
+            while len(self.responses) > RESPONSE_CACHE_SIZE:
+                self.responses.popitem(last=False)
+
+    def _compress(self, response: Response) -> None:
         if (
             response.direct_passthrough
             or response.is_streamed
@@ -299,7 +314,20 @@ def install(app: Flask) -> None:
         if not _accepts_gzip(request.accept_encodings):
             return
         data = response.get_data()
-        if len(data) < int(app.config["GZIP_MIN_SIZE"]):
+        if len(data) < int(self.app.config["GZIP_MIN_SIZE"]):
             return
-        response.set_data(gzip_cached(data, int(app.config["GZIP_LEVEL"])))
+        response.set_data(gzip_cached(data, int(self.app.config["GZIP_LEVEL"])))
         response.headers["Content-Encoding"] = "gzip"
+
+
+def _fresh(etag: str, modified: float) -> bool:
+    """Whether the client's copy is current: ``If-None-Match`` matches the ETag, else ``If-Modified-Since`` is
+    no earlier than Last-Modified (an unreadable date is not fresh)."""
+    inm = request.headers.get("If-None-Match")
+    if inm is not None:
+        return _matches(inm, etag)
+    try:
+        since = parsedate_to_datetime(request.headers.get("If-Modified-Since", "")).timestamp()
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return False
+    return int(modified) <= since

@@ -95,7 +95,41 @@ def _index_bytes(build: Build) -> tuple[bytes, bytes]:
     return result
 
 
+def web_manifest(app: Flask) -> dict[str, Any]:
+    """The web app manifest: names, start URL, standalone display, theme colours and the icons."""
+    from flask import url_for
+
+    assets = app.extensions["rulekb_assets"]
+
+    def icon(name: str, sizes: str, kind: str, purpose: str = "any") -> dict[str, str]:
+        return {"src": url_for("assets.asset", name=assets[name].hashed), "sizes": sizes, "type": kind, "purpose": purpose}
+
+    return {
+        "name": "rulekb — правила Warhammer 40,000",
+        "short_name": "rulekb",
+        "description": "Правила Warhammer 40,000 всех редакций с цитатами: поиск, понятия, термины, расчёт — и без сети.",
+        "lang": "ru",
+        "dir": "ltr",
+        "id": "/",
+        "start_url": url_for("search.search"),
+        "scope": "/",
+        "display": "standalone",
+        "orientation": "any",
+        "background_color": LIGHT,
+        "theme_color": ACCENT,
+        "categories": ["games", "reference"],
+        "icons": [
+            icon("icons/icon-192.png", "192x192", "image/png"),
+            icon("icons/icon-512.png", "512x512", "image/png"),
+            icon("icons/icon-512.png", "512x512", "image/png", "maskable"),
+            icon("icons/icon.svg", "any", "image/svg+xml"),
+        ],
+    }
+
+
 def install(app: Flask) -> None:
+    """Register the offline blueprint: the manifest, the service worker, its precache list, the client search
+    index and the offline page."""
     from flask import Blueprint, render_template, request, url_for
 
     from rulekb.webapp.views.common import current_build
@@ -106,34 +140,8 @@ def install(app: Flask) -> None:
 
     @bp.route("/manifest.webmanifest")
     def manifest() -> Response:
-        assets = app.extensions["rulekb_assets"]
-
-        def icon(name: str, sizes: str, kind: str, purpose: str = "any") -> dict[str, str]:
-            return {"src": url_for("assets.asset", name=assets[name].hashed), "sizes": sizes, "type": kind, "purpose": purpose}
-
-        body = {
-            "name": "rulekb — правила Warhammer 40,000",
-            "short_name": "rulekb",
-            "description": "Правила Warhammer 40,000 всех редакций с цитатами: поиск, понятия, термины, расчёт — и без сети.",
-            "lang": "ru",
-            "dir": "ltr",
-            "id": "/",
-            "start_url": url_for("search.search"),
-            "scope": "/",
-            "display": "standalone",
-            "orientation": "any",
-            "background_color": LIGHT,
-            "theme_color": ACCENT,
-            "categories": ["games", "reference"],
-            "icons": [
-                icon("icons/icon-192.png", "192x192", "image/png"),
-                icon("icons/icon-512.png", "512x512", "image/png"),
-                icon("icons/icon-512.png", "512x512", "image/png", "maskable"),
-                icon("icons/icon.svg", "any", "image/svg+xml"),
-            ],
-        }
         return app.response_class(
-            json.dumps(body, ensure_ascii=False, indent=1), mimetype="application/manifest+json"
+            json.dumps(web_manifest(app), ensure_ascii=False, indent=1), mimetype="application/manifest+json"
         )
 
     @bp.route("/sw.js")

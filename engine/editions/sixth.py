@@ -21,6 +21,13 @@ from rulekb.engine.attack import AttackPlan, Step
 from rulekb.engine.concepts import Citation, cite, rule
 from rulekb.engine.dice import D3, Dist
 from rulekb.engine.editions.base import Edition
+from rulekb.engine.editions.sixth_rolls import (
+    drop_highest,
+    random_selection,
+    random_selection_rerolls,
+    roll_off,
+    split_roll,
+)
 from rulekb.engine.errors import ProfileError
 from rulekb.engine.profiles import Profile
 from rulekb.engine.rolls import D6Test, Reroll, reroll_sum
@@ -29,21 +36,6 @@ __all__ = ["Sixth", "drop_highest", "random_selection", "random_selection_reroll
 
 R, A = "6e-rules", "6e-assault"
 SIXTH_ABILITIES = {"twin_linked", "ignores_cover", "exploding_hits"}
-
-
-def drop_highest(dice: int, sides: int = 6) -> Dist:
-    """The sum of ``dice`` dice after discarding the highest one."""
-    out: dict[int, int] = {}
-
-    def walk(left: int, total: int, high: int) -> None:
-        if left == 0:
-            out[total - high] = out.get(total - high, 0) + 1
-            return
-        for face in range(1, sides + 1):
-            walk(left - 1, total + face, max(high, face))
-
-    walk(dice, 0, 0)
-    return Dist(out)
 
 
 class Sixth(Edition):
@@ -378,45 +370,3 @@ def _validate6(edition: Sixth, profile: Profile) -> None:
         raise ProfileError("weapon.damage", f"the {edition.name} has no Damage characteristic; leave it at 1.")
     if d.save is not None and not 2 <= d.save <= 6:
         raise ProfileError("defender.save", f"{d.save!r}: use 2–6 (3 means 3+) or null for «–».")
-
-
-@rule("roll-off", cite(R, 198, 200))
-def roll_off(modifier_a: int = 0, modifier_b: int = 0) -> Fraction:
-    """P(player A wins a roll-off): both roll a D6 (with their modifiers), ties are rolled again."""
-    a, b = Dist.die(6) + modifier_a, Dist.die(6) + modifier_b
-    win = sum((p * b.p_at_most(v - 1) for v, p in a.items()), Fraction(0))
-    tie = sum((p * b.prob(v) for v, p in a.items()), Fraction(0))
-    return win / (1 - tie)
-
-
-@rule("random-selection", cite(R, 202, 208))
-def random_selection_rerolls(items: int) -> list[int]:
-    """The D6 faces rolled again when choosing among fewer than six results: those no result has."""
-    if items < 1:
-        raise ProfileError("items", "random selection needs at least one item.")
-    return list(range(items + 1, 7))
-
-
-@rule("dice", cite(R, 136, 136))
-def split_roll(faces_a: set[int] | frozenset[int]) -> Fraction:
-    """P(one D6 settles a question for player A) when A takes ``faces_a`` and B the other faces."""
-    return sum((p for face, p in Dist.die(6).items() if face in faces_a), Fraction(0))
-
-
-@rule("random-selection", cite(R, 202, 208))
-def random_selection(items: int) -> Dist:
-    """Which of ``items`` numbered results is chosen: up to six, roll a D6 and re-roll unassigned
-    faces; more than six, split into groups of six or fewer as equal as possible, pick a group at
-    random, then an item in it."""
-    if items < 1:
-        raise ProfileError("items", "random selection needs at least one item.")
-    if items <= 6:
-        return Dist.uniform(1, items)
-    groups = math.ceil(items / 6)
-    sizes = [items // groups + (1 if i < items % groups else 0) for i in range(groups)]
-    parts: list[tuple[Fraction, Dist]] = []
-    start = 1
-    for size in sizes:
-        parts.append((Fraction(1, groups), Dist.uniform(start, start + size - 1)))
-        start += size
-    return Dist.mixture(parts)

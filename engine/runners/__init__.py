@@ -2,12 +2,13 @@
 
 :mod:`rulekb.engine.runners.base` holds the registry and the strict input reader; importing this package
 registers every runner of :mod:`~rulekb.engine.runners.common`, :mod:`~rulekb.engine.runners.tenth`,
-:mod:`~rulekb.engine.runners.older` and :mod:`~rulekb.engine.runners.table`.
+:mod:`~rulekb.engine.runners.older`, :mod:`~rulekb.engine.runners.table` and
+:mod:`~rulekb.engine.runners.older_table`.
 """
 
 from __future__ import annotations
 
-from rulekb.engine.runners import common, older, table, tenth
+from rulekb.engine.runners import common, older, older_table, table, tenth
 from rulekb.engine.runners.base import RUNNERS, Inputs, Result, Runner, run
 
-__all__ = ["RUNNERS", "Inputs", "Result", "Runner", "common", "older", "run", "table", "tenth"]
+__all__ = ["RUNNERS", "Inputs", "Result", "Runner", "common", "older", "older_table", "run", "table", "tenth"]

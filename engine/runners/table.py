@@ -1,19 +1,18 @@
-"""Runners for the table engine (``table.*`` for the 10th edition, ``older.*`` for the 6th/7th and Kill Team).
+"""Runners for the 10th edition's table rules (``table.*``).
 
 Each reads the example's positions from ``inputs.table`` (the loader passes an example's ``positions`` there),
 calls the rule function and returns its verdict flattened: ``ok``, the failed conditions, the rules applied and
-the values the rule computed. Moves are the positions' ``moves`` (the arrows of the diagram).
+the values the rule computed. Moves are the positions' ``moves`` (the arrows of the diagram). The older editions'
+table runners are in :mod:`rulekb.engine.runners.older_table`.
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any
-
 from rulekb.engine.errors import ProfileError
 from rulekb.engine.rolls import parse_reroll
 from rulekb.engine.runners.base import Inputs, Result, runner
-from rulekb.engine.table import older, tenth
+from rulekb.engine.runners.positions import length_of, moves_of, read_table, unit_names, verdict_result
+from rulekb.engine.table import tenth
 from rulekb.engine.table.geometry import (
     distance,
     distance_within,
@@ -24,66 +23,27 @@ from rulekb.engine.table.geometry import (
 )
 from rulekb.engine.table.measure import coherency as coherency_of
 from rulekb.engine.table.measure import in_engagement_range
-from rulekb.engine.table.state import Path, Table, parse_table
 from rulekb.engine.table.verdict import Verdict
 
 __all__ = ["verdict_result"]
 
 
-def _table(i: Inputs) -> Table:
-    return parse_table(i._get("table", None), "positions")
-
-
-def verdict_result(v: Verdict) -> Result:
-    out: Result = {"ok": v.ok, "failed": [r.text for r in v.failed], "rules": v.rules,
-                   "reasons": [str(r) for r in v.reasons]}
-    for key, value in v.values.items():
-        out[key] = _plain(value)
-    return out
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return value
-
-
-def _moves_of(table: Table, unit: str) -> dict[str, Path]:
-    ids = {m.id for m in table.unit(unit).models}
-    return {k: v for k, v in table.moves.items() if k in ids}
-
-
-def _length(i: Inputs, key: str, default: Any) -> Fraction:
-    return inches(i._get(key, default), f"inputs.{key}")
-
-
-def _names(i: Inputs, key: str) -> list[str]:
-    value = i._get(key, [])
-    if isinstance(value, str):
-        return [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ProfileError(f"inputs.{key}", "must be a unit name or a list of them.")
-    return value
-
-
 @runner("table.move")
 def _move(i: Inputs) -> Result:
-    t = _table(i)
+    t = read_table(i)
     unit = i.text("unit")
     pivots = i._get("pivots", {})
     if not isinstance(pivots, dict):
         raise ProfileError("inputs.pivots", "must map model ids to the number of pivots.")
-    v = tenth.move(t, unit, _moves_of(t, unit), i.text("kind", "normal"), i.integer("advance_roll", None),
-                   _length(i, "pivot_value", 0), pivots)
+    v = tenth.move(t, unit, moves_of(t, unit), i.text("kind", "normal"), i.integer("advance_roll", None),
+                   length_of(i, "pivot_value", 0), pivots)
     return verdict_result(v)
 
 
 @runner("table.charge")
 def _charge(i: Inputs) -> Result:
-    t = _table(i)
-    unit, targets = i.text("unit"), _names(i, "targets")
+    t = read_table(i)
+    unit, targets = i.text("unit"), unit_names(i, "targets")
     eligible = tenth.charge_eligible(t, unit)
     need = tenth.charge_needed(t, unit, targets)
     out = verdict_result(need.merge(Verdict(eligible.ok, eligible.reasons)))
@@ -93,9 +53,9 @@ def _charge(i: Inputs) -> Result:
     roll = i.integer("roll", None)
     if roll is not None:
         out["succeeds"] = roll >= needed
-        moves = _moves_of(t, unit)
+        moves = moves_of(t, unit)
         if moves and roll >= needed:
-            move = tenth.charge_move(t, unit, targets, roll, moves, _length(i, "pivot_value", 0), i._get("pivots", {}))
+            move = tenth.charge_move(t, unit, targets, roll, moves, length_of(i, "pivot_value", 0), i._get("pivots", {}))
             out["move"] = verdict_result(move)
             out["move_ok"] = move.ok
             out["fights_first"] = move.values["fights_first"]
@@ -104,31 +64,31 @@ def _charge(i: Inputs) -> Result:
 
 @runner("table.charge_eligible")
 def _charge_eligible(i: Inputs) -> Result:
-    return verdict_result(tenth.charge_eligible(_table(i), i.text("unit")))
+    return verdict_result(tenth.charge_eligible(read_table(i), i.text("unit")))
 
 
 @runner("table.pile_in")
 def _pile_in(i: Inputs) -> Result:
-    t = _table(i)
+    t = read_table(i)
     unit = i.text("unit")
-    return verdict_result(tenth.pile_in(t, unit, _moves_of(t, unit)))
+    return verdict_result(tenth.pile_in(t, unit, moves_of(t, unit)))
 
 
 @runner("table.consolidate")
 def _consolidate(i: Inputs) -> Result:
-    t = _table(i)
+    t = read_table(i)
     unit = i.text("unit")
-    return verdict_result(tenth.consolidate(t, unit, _moves_of(t, unit)))
+    return verdict_result(tenth.consolidate(t, unit, moves_of(t, unit)))
 
 
 @runner("table.fight_order")
 def _fight_order(i: Inputs) -> Result:
-    return verdict_result(tenth.fight_order(_table(i), i.text("active")))
+    return verdict_result(tenth.fight_order(read_table(i), i.text("active")))
 
 
 @runner("table.fighting_models")
 def _fighting(i: Inputs) -> Result:
-    t = _table(i)
+    t = read_table(i)
     unit = i.text("unit")
     out = verdict_result(tenth.fighting_models(t, unit))
     out["eligible"] = tenth.fight_eligible(t, unit).ok
@@ -137,12 +97,12 @@ def _fighting(i: Inputs) -> Result:
 
 @runner("table.objective")
 def _objective(i: Inputs) -> Result:
-    return verdict_result(tenth.objective_control(_table(i), i.text("objective")))
+    return verdict_result(tenth.objective_control(read_table(i), i.text("objective")))
 
 
 @runner("table.coherency")
 def _coherency(i: Inputs) -> Result:
-    t = _table(i)
+    t = read_table(i)
     unit = t.unit(i.text("unit"))
     report = coherency_of(unit.models, i.text("edition", "10"))
     return {"ok": report.ok, "needed": report.needed, "lacking": [unit.models[k].id for k in report.lacking],
@@ -151,7 +111,7 @@ def _coherency(i: Inputs) -> Result:
 
 @runner("table.engagement")
 def _engagement(i: Inputs) -> Result:
-    t = _table(i)
+    t = read_table(i)
     unit = t.unit(i.text("unit"))
     engaged = [e.name for e in tenth.engaged_with(t, unit)]
     model_pairs = sorted(f"{m.id}~{o.id}" for e in t.enemies_of(unit) for m in unit.models for o in e.models
@@ -161,9 +121,9 @@ def _engagement(i: Inputs) -> Result:
 
 @runner("table.measure")
 def _measure(i: Inputs) -> Result:
-    t = _table(i)
+    t = read_table(i)
     a, b = t.model(i.text("a")), t.model(i.text("b"))
-    d = _length(i, "within", 0)
+    d = length_of(i, "within", 0)
     out: Result = {"horizontal": round(horizontal_distance(a, b), 6), "vertical": vertical_gap(a, b),
                    "distance": round(distance(a, b), 6), "within": distance_within(a, b, d),
                    "wholly_within": wholly_within(a, b, d)}
@@ -172,8 +132,8 @@ def _measure(i: Inputs) -> Result:
 
 @runner("table.reserves")
 def _reserves(i: Inputs) -> Result:
-    v = tenth.reserves_set_up(_table(i), i.text("unit"), i.integer("battle_round", 2), i.text("kind", "deep-strike"),
-                              _length(i, "distance", 9))
+    v = tenth.reserves_set_up(read_table(i), i.text("unit"), i.integer("battle_round", 2), i.text("kind", "deep-strike"),
+                              length_of(i, "distance", 9))
     return verdict_result(v)
 
 
@@ -185,28 +145,28 @@ def _sr_points(i: Inputs) -> Result:
 
 @runner("table.embark")
 def _embark(i: Inputs) -> Result:
-    v = tenth.embark(_table(i), i.text("unit"), i.text("transport"), i.text("moved", "normal"),
+    v = tenth.embark(read_table(i), i.text("unit"), i.text("transport"), i.text("moved", "normal"),
                      i.flag("disembarked_this_phase", False), i.integer("aboard", 0))
     return verdict_result(v)
 
 
 @runner("table.disembark")
 def _disembark(i: Inputs) -> Result:
-    return verdict_result(tenth.disembark(_table(i), i.text("unit"), i.text("transport"), i.text("transport_moved", "none")))
+    return verdict_result(tenth.disembark(read_table(i), i.text("unit"), i.text("transport"), i.text("transport_moved", "none")))
 
 
 @runner("table.destroyed_transport")
 def _destroyed_transport(i: Inputs) -> Result:
     rolls = i._get("rolls", None)
-    return verdict_result(tenth.destroyed_transport(_table(i), i.text("unit"), i.text("transport"),
+    return verdict_result(tenth.destroyed_transport(read_table(i), i.text("unit"), i.text("transport"),
                                                     i.integers("rolls") if rolls is not None else None))
 
 
 @runner("table.aircraft")
 def _aircraft(i: Inputs) -> Result:
-    t = _table(i)
+    t = read_table(i)
     unit = i.text("unit")
-    moves = list(_moves_of(t, unit).values())
+    moves = list(moves_of(t, unit).values())
     if not moves:
         raise ProfileError("positions.moves", "an aircraft example draws its move.")
     return verdict_result(tenth.aircraft_move(t, unit, moves[0], i.integer("turn_degrees", 0)))
@@ -214,7 +174,7 @@ def _aircraft(i: Inputs) -> Result:
 
 @runner("table.visible")
 def _visible(i: Inputs) -> Result:
-    t = _table(i)
+    t = read_table(i)
     observer, target = i.text("observer"), i.text("target")
     out = verdict_result(tenth.visible(t, observer, target))
     attackers = i.text("attackers", None)
@@ -225,7 +185,7 @@ def _visible(i: Inputs) -> Result:
 
 @runner("table.command_phase")
 def _command(i: Inputs) -> Result:
-    t = _table(i)
+    t = read_table(i)
     cp = i._get("cp", {})
     rolls = i._get("rolls", None)
     return verdict_result(tenth.command_phase(t, i.text("player"), cp, rolls))
@@ -249,51 +209,13 @@ def _sequence(i: Inputs) -> Result:
     return {"phases": [phase for _p, phase in seq[:5]], "turns": [p for p, _ in seq[::5]], "steps": len(seq)}
 
 
-@runner("older.move")
-def _older_move(i: Inputs) -> Result:
-    t = _table(i)
-    unit = i.text("unit")
-    return verdict_result(older.move_by_type(t, unit, i.text("unit_type"), _moves_of(t, unit),
-                                             i.integer("difficult_roll", None), i.flag("turbo_boost", False)))
-
-
-@runner("older.charge")
-def _older_charge(i: Inputs) -> Result:
-    return verdict_result(older.charge_range(_table(i), i.text("unit"), i.text("target"), i.text("edition", "6"),
-                                             i.flag("difficult", False), i.flag("jump", False), i.integer("roll", None)))
-
-
-@runner("older.engaged")
-def _older_engaged(i: Inputs) -> Result:
-    return verdict_result(older.engaged_models(_table(i), i.text("unit")))
-
-
-@runner("older.pile_in")
-def _older_pile_in(i: Inputs) -> Result:
-    t = _table(i)
-    unit = i.text("unit")
-    return verdict_result(older.pile_in_older(t, unit, _moves_of(t, unit), _length(i, "inches", 3),
-                                              i.flag("consolidating", False)))
-
-
-@runner("older.fall_back")
-def _older_fall_back(i: Inputs) -> Result:
-    return verdict_result(older.fall_back_older(_table(i), i.text("unit"), i.text("unit_type"),
-                                                _length(i, "edge_distance", 12), i.integer("roll", None)))
-
-
-@runner("older.near")
-def _older_near(i: Inputs) -> Result:
-    return verdict_result(older.kill_team_within_three(_table(i), i.text("model"), _length(i, "inches", 3)))
-
-
 @runner("table.units")
 def _units(i: Inputs) -> Result:
     """Distances between units: from and to the closest models; wholly within: every model of ``a`` wholly
     within the distance of ``b``."""
-    t = _table(i)
+    t = read_table(i)
     a, b = t.unit(i.text("a")), t.unit(i.text("b"))
-    d = _length(i, "within", 0)
+    d = length_of(i, "within", 0)
     closest = min(distance(m, o) for m in a.models for o in b.models)
     return {"distance": round(closest, 6),
             "within": any(distance_within(m, o, d) for m in a.models for o in b.models),
@@ -303,30 +225,30 @@ def _units(i: Inputs) -> Result:
 @runner("table.select_target")
 def _select_target(i: Inputs) -> Result:
     abilities = i._get("abilities", [])
-    return verdict_result(tenth.select_target(_table(i), i.text("unit"), i.text("target"), _length(i, "range", 24),
+    return verdict_result(tenth.select_target(read_table(i), i.text("unit"), i.text("target"), length_of(i, "range", 24),
                                               abilities))
 
 
 @runner("table.aura")
 def _aura(i: Inputs) -> Result:
-    return verdict_result(tenth.aura(_table(i), i.text("model"), _length(i, "radius", 6)))
+    return verdict_result(tenth.aura(read_table(i), i.text("model"), length_of(i, "radius", 6)))
 
 
 @runner("table.scouts")
 def _scouts(i: Inputs) -> Result:
-    t = _table(i)
+    t = read_table(i)
     unit = i.text("unit")
-    return verdict_result(tenth.scouts_move(t, unit, _length(i, "x", 6), _moves_of(t, unit)))
+    return verdict_result(tenth.scouts_move(t, unit, length_of(i, "x", 6), moves_of(t, unit)))
 
 
 @runner("table.infiltrators")
 def _infiltrators(i: Inputs) -> Result:
-    return verdict_result(tenth.infiltrators_set_up(_table(i), i.text("unit")))
+    return verdict_result(tenth.infiltrators_set_up(read_table(i), i.text("unit")))
 
 
 @runner("table.core_stratagem")
 def _core_stratagem(i: Inputs) -> Result:
-    v = tenth.core_stratagem(_table(i), i.text("name"), i.integer("cp"), i.text("unit"), i.text("enemy", None),
+    v = tenth.core_stratagem(read_table(i), i.text("name"), i.integer("cp"), i.text("unit"), i.text("enemy", None),
                              i.text("phase", ""), i.text("active", ""), i._get("used_this_phase", []),
                              i._get("used_this_battle", []), i.flag("fought", False))
     return verdict_result(v)
@@ -347,23 +269,6 @@ def _mission(i: Inputs) -> Result:
     return verdict_result(tenth.mission_sequence(i.text("first_turn")))
 
 
-@runner("older.declare_charge")
-def _older_declare(i: Inputs) -> Result:
-    return verdict_result(older.may_declare_charge(_table(i), i.text("unit"), i.text("target"), i.flag("ran", False),
-                                                   i.flag("gone_to_ground", False), i._get("fired", []),
-                                                   i.text("shot_at", None), i.flag("falling_back", False)))
-
-
-@runner("older.wound_allocation")
-def _older_allocation(i: Inputs) -> Result:
-    return verdict_result(older.wound_allocation_order(_table(i), i.text("attackers"), i.text("target")))
-
-
-@runner("killteam.squad")
-def _kt_squad(i: Inputs) -> Result:
-    return verdict_result(older.kill_team_squad(_table(i), i.text("unit")))
-
-
 @runner("table.centre")
 def _centre(i: Inputs) -> Result:
     outline = i._get("outline", [])
@@ -372,7 +277,7 @@ def _centre(i: Inputs) -> Result:
     pts = [(inches(p[0], "inputs.outline"), inches(p[1], "inputs.outline")) for p in outline]
     out = verdict_result(tenth.centre_without_base(pts))
     if i.data.get("table") is not None:  # the drawn model stands on the centre found
-        t = _table(i)
+        t = read_table(i)
         first = t.units[0].models[0] if t.units and t.units[0].models else None
         out["drawn_at_centre"] = first is not None and [first.x, first.y] == out["centre"]
     return out
@@ -380,14 +285,14 @@ def _centre(i: Inputs) -> Result:
 
 @runner("table.surge")
 def _surge(i: Inputs) -> Result:
-    return verdict_result(tenth.surge_move(_table(i), i.text("unit"), i.flag("surged_this_phase", False)))
+    return verdict_result(tenth.surge_move(read_table(i), i.text("unit"), i.flag("surged_this_phase", False)))
 
 
 @runner("table.firing_deck")
 def _firing_deck(i: Inputs) -> Result:
-    chosen = _names(i, "chosen")
-    return verdict_result(tenth.firing_deck(_table(i), i.text("transport"), i.integer("x"), chosen,
-                                            _names(i, "shot_already")))
+    chosen = unit_names(i, "chosen")
+    return verdict_result(tenth.firing_deck(read_table(i), i.text("transport"), i.integer("x"), chosen,
+                                            unit_names(i, "shot_already")))
 
 
 @runner("table.attached_unit")
@@ -399,30 +304,10 @@ def _attached(i: Inputs) -> Result:
 
 @runner("table.aircraft_deployment")
 def _aircraft_deployment(i: Inputs) -> Result:
-    return verdict_result(tenth.aircraft_deployment(_table(i), i.text("unit"), i.flag("hover", False),
+    return verdict_result(tenth.aircraft_deployment(read_table(i), i.text("unit"), i.flag("hover", False),
                                                     i.flag("in_reserves", True)))
 
 
 @runner("table.barricade")
 def _barricade(i: Inputs) -> Result:
-    return verdict_result(tenth.across_barricade(_table(i), i.text("unit"), i.text("enemy")))
-
-
-@runner("older.line_of_sight")
-def _older_los(i: Inputs) -> Result:
-    return verdict_result(older.line_of_sight_older(_table(i), i.text("observer"), i.text("target")))
-
-
-@runner("older.initiative_resolution")
-def _older_initiative(i: Inputs) -> Result:
-    models = i._get("models", [])
-    killed = i._get("killed", {})
-    if not isinstance(models, list) or not isinstance(killed, dict):
-        raise ProfileError("inputs.models", "models are [[name, initiative], ...]; killed maps names to a step.")
-    return verdict_result(older.initiative_resolution([(str(n), int(v)) for n, v in models],
-                                                      {str(k): int(v) for k, v in killed.items()}))
-
-
-@runner("older.our_weapons_are_useless")
-def _older_useless(i: Inputs) -> Result:
-    return verdict_result(older.our_weapons_are_useless(i.integer("strength"), i.integer("toughness")))
+    return verdict_result(tenth.across_barricade(read_table(i), i.text("unit"), i.text("enemy")))

@@ -20,6 +20,15 @@ from fractions import Fraction
 from typing import Any
 
 from rulekb.engine.errors import ProfileError
+from rulekb.engine.table.planar import (
+    Point,
+    Polygon,
+    d2,
+    point_in_polygon,
+    segment_crosses_polygon,
+    segment_near_polygon,
+    segment_point_d2,
+)
 
 __all__ = [
     "INCH_PER_MM",
@@ -40,6 +49,7 @@ __all__ = [
     "segment_crosses_polygon",
     "segment_hits_base",
     "segment_near_polygon",
+    "segment_point_d2",
     "sqrt_at_most",
     "vertical_gap",
     "wholly_inside",
@@ -48,8 +58,6 @@ __all__ = [
 ]
 
 INCH_PER_MM = Fraction(10, 254)
-Point = tuple[Fraction, Fraction]
-Polygon = tuple[Point, ...]
 _TOLERANCE = 1e-9
 
 
@@ -177,10 +185,6 @@ class Model:
         return Model(self.id, x, y, self.z if z is None else z, self.base, self.height)
 
 
-def _d2(a: Point, b: Point) -> Fraction:
-    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
-
-
 def _refine(fn: Callable[[float], float], t0: float, step: float, maximise: bool = False) -> tuple[float, float]:
     """Pattern search for the optimum of ``fn(t)`` (a function of one angle) from ``t0``."""
     sign = -1.0 if maximise else 1.0
@@ -219,14 +223,14 @@ def _oval_gap(a: Model, b: Model) -> float:
 def horizontal_distance(a: Model, b: Model) -> float:
     """Inches between the closest points of two bases seen from above (0 if they touch or overlap)."""
     if a.base.round and b.base.round:
-        return max(0.0, math.sqrt(_d2(a.centre, b.centre)) - float(a.base.rx + b.base.rx))
+        return max(0.0, math.sqrt(d2(a.centre, b.centre)) - float(a.base.rx + b.base.rx))
     return _oval_gap(a, b)
 
 
 def horizontal_within(a: Model, b: Model, d: Fraction) -> bool:
     """Whether the bases are within ``d`` inches of each other horizontally (exact for round bases)."""
     if a.base.round and b.base.round:
-        return sqrt_at_most(_d2(a.centre, b.centre), d + a.base.rx + b.base.rx)
+        return sqrt_at_most(d2(a.centre, b.centre), d + a.base.rx + b.base.rx)
     return _oval_gap(a, b) <= float(d) + _TOLERANCE
 
 
@@ -252,7 +256,7 @@ def distance_within(a: Model, b: Model, d: Fraction) -> bool:
         return False
     if not (a.base.round and b.base.round):
         return distance(a, b) <= float(d) + _TOLERANCE
-    return sqrt_at_most(_d2(a.centre, b.centre), a.base.rx + b.base.rx, d * d - v * v)
+    return sqrt_at_most(d2(a.centre, b.centre), a.base.rx + b.base.rx, d * d - v * v)
 
 
 def wholly_within(a: Model, b: Model, d: Fraction, vertical: Fraction | None = None) -> bool:
@@ -260,7 +264,7 @@ def wholly_within(a: Model, b: Model, d: Fraction, vertical: Fraction | None = N
     if vertical is not None and vertical_gap(a, b) > vertical:
         return False
     if a.base.round and b.base.round:
-        return sqrt_at_most(_d2(a.centre, b.centre), d + b.base.rx - a.base.rx)
+        return sqrt_at_most(d2(a.centre, b.centre), d + b.base.rx - a.base.rx)
     def rim(t: float) -> tuple[float, float]:
         return (float(a.x) + float(a.base.rx) * math.cos(t), float(a.y) + float(a.base.ry) * math.sin(t))
 
@@ -328,49 +332,6 @@ def path_length(points: Sequence[tuple[Fraction, Fraction, Fraction]]) -> Fracti
     return total if exact else float(total) + approx
 
 
-def _orient(a: Point, b: Point, c: Point) -> int:
-    v = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
-    return (v > 0) - (v < 0)
-
-
-def _on_segment(a: Point, b: Point, p: Point) -> bool:
-    return min(a[0], b[0]) <= p[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= p[1] <= max(a[1], b[1])
-
-
-def _segments_cross(p1: Point, p2: Point, q1: Point, q2: Point) -> bool:
-    """Whether two closed segments share a point (exact)."""
-    o1, o2, o3, o4 = _orient(p1, p2, q1), _orient(p1, p2, q2), _orient(q1, q2, p1), _orient(q1, q2, p2)
-    if o1 != o2 and o3 != o4:
-        return True
-    return any(
-        o == 0 and _on_segment(a, b, c)
-        for o, a, b, c in ((o1, p1, p2, q1), (o2, p1, p2, q2), (o3, q1, q2, p1), (o4, q1, q2, p2))
-    )
-
-
-def point_in_polygon(p: Point, polygon: Polygon) -> bool:
-    """Whether ``p`` is inside the polygon or on its edge (exact; any simple polygon)."""
-    n = len(polygon)
-    inside = False
-    for i in range(n):
-        a, b = polygon[i], polygon[(i + 1) % n]
-        if _orient(a, b, p) == 0 and _on_segment(a, b, p):
-            return True
-        if (a[1] > p[1]) != (b[1] > p[1]):
-            x = a[0] + (p[1] - a[1]) * (b[0] - a[0]) / (b[1] - a[1])
-            if p[0] < x:
-                inside = not inside
-    return inside
-
-
-def _segment_point_d2(a: Point, b: Point, p: Point) -> Fraction:
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length2 = dx * dx + dy * dy
-    if length2 == 0:
-        return _d2(a, p)
-    t = ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2
-    t = min(Fraction(1), max(Fraction(0), t))
-    return _d2((a[0] + t * dx, a[1] + t * dy), p)
 
 
 def wholly_inside(m: Model, polygon: Polygon) -> bool:
@@ -380,33 +341,11 @@ def wholly_inside(m: Model, polygon: Polygon) -> bool:
     if m.base.round:
         r2 = m.base.rx ** 2
         n = len(polygon)
-        return all(_segment_point_d2(polygon[i], polygon[(i + 1) % n], m.centre) >= r2 for i in range(n))
+        return all(segment_point_d2(polygon[i], polygon[(i + 1) % n], m.centre) >= r2 for i in range(n))
     return all(point_in_polygon((Fraction(x), Fraction(y)), polygon) for x, y in _float_rim(m, 72))
 
 
 def segment_hits_base(a: Point, b: Point, mover_radius: Fraction, other: Model) -> bool:
     """Whether a base of ``mover_radius`` moving from ``a`` to ``b`` passes through ``other``'s base
     (their bases would overlap; touching is allowed)."""
-    return _segment_point_d2(a, b, other.centre) < (mover_radius + other.base.rx) ** 2
-
-
-def segment_near_polygon(a: Point, b: Point, polygon: Polygon, radius: Fraction) -> bool:
-    """Whether a base of ``radius`` moved from ``a`` to ``b`` overlaps the footprint (touching allowed)."""
-    if segment_crosses_polygon(a, b, polygon):
-        return True
-    r2 = radius * radius
-    n = len(polygon)
-    for i in range(n):
-        p, q = polygon[i], polygon[(i + 1) % n]
-        if min(_segment_point_d2(a, b, p), _segment_point_d2(a, b, q),
-               _segment_point_d2(p, q, a), _segment_point_d2(p, q, b)) < r2:
-            return True
-    return False
-
-
-def segment_crosses_polygon(a: Point, b: Point, polygon: Polygon) -> bool:
-    """Whether the straight line from ``a`` to ``b`` passes over the footprint (touches or enters it)."""
-    if point_in_polygon(a, polygon) or point_in_polygon(b, polygon):
-        return True
-    n = len(polygon)
-    return any(_segments_cross(a, b, polygon[i], polygon[(i + 1) % n]) for i in range(n))
+    return segment_point_d2(a, b, other.centre) < (mover_radius + other.base.rx) ** 2

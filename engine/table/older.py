@@ -11,7 +11,16 @@ from rulekb.engine.concepts import cite, rule
 from rulekb.engine.editions import Seventh, Sixth
 from rulekb.engine.errors import ProfileError
 from rulekb.engine.rolls import Reroll
-from rulekb.engine.table.geometry import Model, horizontal_within, path_length, sqrt_at_most, within
+from rulekb.engine.table.geometry import (
+    Model,
+    horizontal_within,
+    path_length,
+    rim_points,
+    segment_crosses_polygon,
+    segment_hits_base,
+    sqrt_at_most,
+    within,
+)
 from rulekb.engine.table.measure import base_contact, coherency
 from rulekb.engine.table.state import Path, Table
 from rulekb.engine.table.verdict import Verdict
@@ -69,8 +78,6 @@ def move_by_type(table: Table, unit_name: str, unit_type: str, paths: Mapping[st
     elif difficult_roll is not None:
         out.note(move_by_type, f"{unit_type} are not slowed by difficult terrain")
     others = [o for u in table.on_table() if u.name != unit.name for o in u.models]
-    from rulekb.engine.table.geometry import segment_hits_base
-
     final = []
     for m in unit.models:
         path = paths.get(m.id)
@@ -255,8 +262,6 @@ def kill_team_squad(table: Table, unit_name: str) -> Verdict:
 def line_of_sight_older(table: Table, observer: str, target: str) -> Verdict:
     """Line of sight (6th/7th): an unobstructed straight line from the observer to the target; models of other
     units and buildings block it; the observer's own unit never does."""
-    from rulekb.engine.table.geometry import rim_points, segment_crosses_polygon, segment_hits_base
-
     o, t = table.model(observer), table.model(target)
     own = table.unit_of(observer)
     target_unit = table.unit_of(target)

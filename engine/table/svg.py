@@ -23,8 +23,38 @@ def _n(v: Fraction | float) -> str:
     return f"{float(v):.3f}".rstrip("0").rstrip(".")
 
 
+Box = tuple[Fraction, Fraction, Fraction, Fraction]
+
+
 def render_svg(table: Table, title: str = "", slug: str = "table", scale: int = 24, caption: str = "") -> str:
     """The table as an SVG element, cropped to what is on it with a 2" margin."""
+    box = _view_box(table)
+    sid = "".join(c if c.isalnum() else "-" for c in slug)
+    out = _frame(table, box, title or slug, sid, scale)
+    out += _zones(table)
+    out += _terrain(table)
+    out += _objectives(table)
+    out += _rings(table)
+    out += _units(table)
+    out += _moves(table, sid)
+    out += _scale_bar(box)
+    if caption:
+        out.append(f"<desc>{escape(caption)}</desc>")
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _scale_bar(box: Box) -> list[str]:
+    """A 1" bar in the bottom left corner."""
+    x0, _y0, _x1, y1 = box
+    return [f'<line x1="{_n(x0 + 1)}" y1="{_n(y1 - 1)}" x2="{_n(x0 + 2)}" y2="{_n(y1 - 1)}" stroke="#000" '
+            'stroke-width="0.1"/>',
+            f'<text x="{_n(x0 + 1)}" y="{_n(y1 - Fraction(13, 10))}" font-size="0.5">1″</text>']
+
+
+def _view_box(table: Table) -> Box:
+    """Everything drawn — bases, terrain, markers with their range, moves, rings — with a 2" margin (the whole
+    battlefield when the table is empty): ``(x0, y0, x1, y1)``."""
     xs: list[Fraction] = []
     ys: list[Fraction] = []
     for u in table.units:
@@ -46,24 +76,37 @@ def render_svg(table: Table, title: str = "", slug: str = "table", scale: int = 
         ys += [m.y - m.base.ry - radius, m.y + m.base.ry + radius]
     if not xs:
         xs, ys = [Fraction(0), table.width], [Fraction(0), table.depth]
-    x0, x1 = min(xs) - 2, max(xs) + 2
-    y0, y1 = min(ys) - 2, max(ys) + 2
+    return min(xs) - 2, min(ys) - 2, max(xs) + 2, max(ys) + 2
+
+
+def _frame(table: Table, box: Box, label: str, sid: str, scale: int) -> list[str]:
+    """The opening tag, title, arrow marker, background and the battlefield's edges."""
+    x0, y0, x1, y1 = box
     w, h = (x1 - x0) * scale, (y1 - y0) * scale
-    sid = "".join(c if c.isalnum() else "-" for c in slug)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="table-diagram" role="img" '
            f'viewBox="{_n(x0)} {_n(y0)} {_n(x1 - x0)} {_n(y1 - y0)}" width="{_n(w)}" height="{_n(h)}" '
-           f'aria-label="{escape(title or slug)}">']
-    out.append(f"<title>{escape(title or slug)}</title>")
+           f'aria-label="{escape(label)}">']
+    out.append(f"<title>{escape(label)}</title>")
     out.append(f'<defs><marker id="arrow-{sid}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" '
                'markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#222"/></marker></defs>')
     out.append(f'<rect x="{_n(x0)}" y="{_n(y0)}" width="{_n(x1 - x0)}" height="{_n(y1 - y0)}" fill="#f4f1ea"/>')
     # battlefield edges that fall inside the view
     out.append(f'<rect x="0" y="0" width="{_n(table.width)}" height="{_n(table.depth)}" fill="none" '
                'stroke="#444" stroke-width="0.12" stroke-dasharray="0.5 0.3"/>')
+    return out
+
+
+def _zones(table: Table) -> list[str]:
+    out = []
     for player, zone in table.zones.items():
         pts = " ".join(f"{_n(x)},{_n(y)}" for x, y in zone)
         out.append(f'<polygon points="{pts}" fill="#ddd" fill-opacity="0.4" stroke="#888" stroke-width="0.05">'
                    f"<title>deployment zone {escape(player)}</title></polygon>")
+    return out
+
+
+def _terrain(table: Table) -> list[str]:
+    out = []
     for t in table.terrain:
         pts = " ".join(f"{_n(x)},{_n(y)}" for x, y in t.polygon)
         cx = sum(p[0] for p in t.polygon) / len(t.polygon)
@@ -72,12 +115,22 @@ def render_svg(table: Table, title: str = "", slug: str = "table", scale: int = 
                    f'stroke-width="0.08"><title>{escape(t.name)}: {escape(t.kind)}, {_n(t.height)}" high</title></polygon>')
         out.append(f'<text x="{_n(cx)}" y="{_n(cy)}" font-size="0.6" text-anchor="middle" fill="#3a2a1a">'
                    f'{escape(t.name)} {_n(t.height)}″</text>')
+    return out
+
+
+def _objectives(table: Table) -> list[str]:
+    out = []
     for o in table.objectives:
         m = o.marker
         out.append(f'<circle cx="{_n(m.x)}" cy="{_n(m.y)}" r="{_n(m.base.rx + 3)}" fill="none" stroke="#c8a000" '
                    'stroke-width="0.06" stroke-dasharray="0.3 0.2"/>')
         out.append(f'<circle cx="{_n(m.x)}" cy="{_n(m.y)}" r="{_n(m.base.rx)}" fill="#f2d24b" stroke="#8a6d00" '
                    f'stroke-width="0.05"><title>{escape(o.name)} (40 mm marker, 3″ range)</title></circle>')
+    return out
+
+
+def _rings(table: Table) -> list[str]:
+    out = []
     for around, radius in table.rings:
         m = table.model(around)
         out.append(f'<circle cx="{_n(m.x)}" cy="{_n(m.y)}" r="{_n(m.base.rx + radius)}" fill="none" stroke="#555" '
@@ -85,6 +138,12 @@ def render_svg(table: Table, title: str = "", slug: str = "table", scale: int = 
                    '</title></circle>')
         out.append(f'<text x="{_n(m.x)}" y="{_n(m.y - m.base.rx - radius - Fraction(1, 5))}" font-size="0.5" '
                    f'text-anchor="middle" fill="#555">{_n(radius)}″</text>')
+    return out
+
+
+def _units(table: Table) -> list[str]:
+    """Each base in its player's colour (embarked units faint and dashed), the unit's name under its first model."""
+    out = []
     players = sorted({u.player for u in table.units})
     for u in table.units:
         colour = _PLAYERS[players.index(u.player) % len(_PLAYERS)]
@@ -101,6 +160,12 @@ def render_svg(table: Table, title: str = "", slug: str = "table", scale: int = 
         if first is not None:
             out.append(f'<text x="{_n(first.x)}" y="{_n(first.y + first.base.ry + Fraction(3, 5))}" font-size="0.55" '
                        f'text-anchor="middle" fill="{colour}">{escape(u.name)}</text>')
+    return out
+
+
+def _moves(table: Table, sid: str) -> list[str]:
+    """Each move as an arrow ending in a dashed outline of the base (when the mover is on the table)."""
+    out = []
     for mid, path in table.moves.items():
         pts = " ".join(f"{_n(p[0])},{_n(p[1])}" for p in path)
         out.append(f'<polyline points="{pts}" fill="none" stroke="#222" stroke-width="0.08" '
@@ -112,11 +177,4 @@ def render_svg(table: Table, title: str = "", slug: str = "table", scale: int = 
                        'stroke-width="0.05" stroke-dasharray="0.2 0.12"/>')
         except Exception:
             pass
-    # a 1" scale bar
-    out.append(f'<line x1="{_n(x0 + 1)}" y1="{_n(y1 - 1)}" x2="{_n(x0 + 2)}" y2="{_n(y1 - 1)}" stroke="#000" '
-               'stroke-width="0.1"/>')
-    out.append(f'<text x="{_n(x0 + 1)}" y="{_n(y1 - Fraction(13, 10))}" font-size="0.5">1″</text>')
-    if caption:
-        out.append(f"<desc>{escape(caption)}</desc>")
-    out.append("</svg>")
-    return "".join(out)
+    return out

@@ -16,6 +16,7 @@ import pytest
 from rulekb.engine.dice import Dist
 from rulekb.engine.editions import KillTeam, Sixth
 from rulekb.engine.editions import tenth as t10
+from rulekb.engine.editions.tenth import rules as t10_rules
 from rulekb.engine.runners import common, older
 from rulekb.kb.examples.worked import load_examples, run_example
 
@@ -56,7 +57,7 @@ def test_example_fails_when_its_rule_is_broken(example_id: str, owner: Any, name
 def test_desperate_escape_example_reads_the_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     escape = next(e for e in EXAMPLES.values() if e.run == "tenth.desperate_escape" and "rolls" in e.inputs)
     assert run_example(escape).ok
-    monkeypatch.setattr(t10, "DESPERATE_ESCAPE_FAILS", 1)
+    monkeypatch.setattr(t10_rules, "DESPERATE_ESCAPE_FAILS", 1)
     assert not run_example(escape).ok
 
 

@@ -95,13 +95,107 @@ def _calc_parameters() -> list[dict[str, Any]]:
     ]
 
 
-def document(max_limit: int) -> dict[str, Any]:
-    """The OpenAPI document (the ``limit`` bound comes from the app's config)."""
+def _search_paths(max_limit: int) -> dict[str, Any]:
+    """``/api/ask`` and ``/api/search``: a question, an edition and a number of hits."""
     q = _query("q", "The question, in Russian, English or slang (at most 500 characters).", {"type": "string"}, True)
     edition = _query("edition", "Only this edition (empty: all).", EDITION)
     limit = _query("limit", "How many hits.", {"type": "integer", "minimum": 1, "maximum": max_limit, "default": 5})
+    return {
+        "/api/ask": {
+            "get": {
+                "summary": "Answer a question: the answer sentence, FAQ entry, concepts and cited hits.",
+                "parameters": [q, edition, limit],
+                "responses": {"200": _json(_ref(contracts.Ask), "The ask object."), **_errors(400, 503)},
+            }
+        },
+        "/api/search": {
+            "get": {
+                "summary": "Ranked rule passages for a query.",
+                "parameters": [q, edition, limit],
+                "responses": {
+                    "200": _json(_ref(contracts.SearchResult), "Hits, best first."),
+                    **_errors(400, 503),
+                },
+            }
+        },
+    }
+
+
+def _browse_paths() -> dict[str, Any]:
+    """The rule, concept, termbase and source routes."""
+    return {
+        "/api/rules/{node_id}": {
+            "get": {
+                "summary": "One rule node with its citation, breadcrumb, parent, children and neighbours.",
+                "parameters": [_path("node_id", "A node id such as `6e-assault/...` (slashes allowed).")],
+                "responses": {
+                    "200": _json(_ref(contracts.RulePage), "The node and its neighbours."),
+                    **_errors(404, 503),
+                },
+            }
+        },
+        "/api/concepts": {
+            "get": {
+                "summary": "Every concept with the rules that define or mention it.",
+                "responses": {
+                    "200": _json({"type": "array", "items": _ref(contracts.Concept)}, "Concepts."),
+                    **_errors(503),
+                },
+            }
+        },
+        "/api/concepts/{concept_id}": {
+            "get": {
+                "summary": "One concept: termbase entry, rules per edition, engine comparisons.",
+                "parameters": [_path("concept_id", "An English concept id such as `overwatch`.")],
+                "responses": {"200": _json(_ref(contracts.Concept), "The concept."), **_errors(404, 503)},
+            }
+        },
+        "/api/terms": {
+            "get": {
+                "summary": "The termbase: renderings per book with status, count and lines.",
+                "responses": {
+                    "200": _json({"type": "array", "items": _ref(contracts.Term)}, "Every concept of the termbase."),
+                    **_errors(503),
+                },
+            }
+        },
+        "/api/sources": {
+            "get": {
+                "summary": "The books: edition, translation, credits, hashes, node counts, parse issues.",
+                "responses": {"200": _json(_ref(contracts.Sources), "Sources and issues."), **_errors(503)},
+            }
+        },
+    }
+
+
+def _calc_paths() -> dict[str, Any]:
+    """``/api/calc`` by GET (the page's parameters) and by POST (a profile), with the engine's limits."""
     calc = {"oneOf": [_ref(contracts.AttackResult), _ref(contracts.TestResult)]}
     limits_text, limits_extra = _calc_limits()
+    return {
+        "/api/calc": {
+            "get": {
+                "summary": "The attack calculator with the same parameters as the /calc page.",
+                "description": "GET with the page's parameters." + limits_text,
+                "x-limits": limits_extra["x-limits"],
+                "parameters": _calc_parameters(),
+                "responses": {"200": _json(calc, "Expected values and exact distributions."),
+                              **limits_extra["errors"]},
+            },
+            "post": {
+                "summary": "The attack calculator on a profile posted as JSON (the `rulekb calc --json` input).",
+                "description": "POST the profile object." + limits_text,
+                "x-limits": limits_extra["x-limits"],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
+                "responses": {"200": _json(calc, "Expected values and exact distributions."),
+                              **limits_extra["errors"]},
+            },
+        },
+    }
+
+
+def document(max_limit: int) -> dict[str, Any]:
+    """The OpenAPI document (the ``limit`` bound comes from the app's config)."""
     return {
         "openapi": "3.1.0",
         "info": {
@@ -114,82 +208,9 @@ def document(max_limit: int) -> dict[str, Any]:
             ),
         },
         "paths": {
-            "/api/ask": {
-                "get": {
-                    "summary": "Answer a question: the answer sentence, FAQ entry, concepts and cited hits.",
-                    "parameters": [q, edition, limit],
-                    "responses": {"200": _json(_ref(contracts.Ask), "The ask object."), **_errors(400, 503)},
-                }
-            },
-            "/api/search": {
-                "get": {
-                    "summary": "Ranked rule passages for a query.",
-                    "parameters": [q, edition, limit],
-                    "responses": {
-                        "200": _json(_ref(contracts.SearchResult), "Hits, best first."),
-                        **_errors(400, 503),
-                    },
-                }
-            },
-            "/api/rules/{node_id}": {
-                "get": {
-                    "summary": "One rule node with its citation, breadcrumb, parent, children and neighbours.",
-                    "parameters": [_path("node_id", "A node id such as `6e-assault/...` (slashes allowed).")],
-                    "responses": {
-                        "200": _json(_ref(contracts.RulePage), "The node and its neighbours."),
-                        **_errors(404, 503),
-                    },
-                }
-            },
-            "/api/concepts": {
-                "get": {
-                    "summary": "Every concept with the rules that define or mention it.",
-                    "responses": {
-                        "200": _json({"type": "array", "items": _ref(contracts.Concept)}, "Concepts."),
-                        **_errors(503),
-                    },
-                }
-            },
-            "/api/concepts/{concept_id}": {
-                "get": {
-                    "summary": "One concept: termbase entry, rules per edition, engine comparisons.",
-                    "parameters": [_path("concept_id", "An English concept id such as `overwatch`.")],
-                    "responses": {"200": _json(_ref(contracts.Concept), "The concept."), **_errors(404, 503)},
-                }
-            },
-            "/api/terms": {
-                "get": {
-                    "summary": "The termbase: renderings per book with status, count and lines.",
-                    "responses": {
-                        "200": _json({"type": "array", "items": _ref(contracts.Term)}, "Every concept of the termbase."),
-                        **_errors(503),
-                    },
-                }
-            },
-            "/api/sources": {
-                "get": {
-                    "summary": "The books: edition, translation, credits, hashes, node counts, parse issues.",
-                    "responses": {"200": _json(_ref(contracts.Sources), "Sources and issues."), **_errors(503)},
-                }
-            },
-            "/api/calc": {
-                "get": {
-                    "summary": "The attack calculator with the same parameters as the /calc page.",
-                    "description": "GET with the page's parameters." + limits_text,
-                    "x-limits": limits_extra["x-limits"],
-                    "parameters": _calc_parameters(),
-                    "responses": {"200": _json(calc, "Expected values and exact distributions."),
-                                  **limits_extra["errors"]},
-                },
-                "post": {
-                    "summary": "The attack calculator on a profile posted as JSON (the `rulekb calc --json` input).",
-                    "description": "POST the profile object." + limits_text,
-                    "x-limits": limits_extra["x-limits"],
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
-                    "responses": {"200": _json(calc, "Expected values and exact distributions."),
-                                  **limits_extra["errors"]},
-                },
-            },
+            **_search_paths(max_limit),
+            **_browse_paths(),
+            **_calc_paths(),
             "/api/openapi.json": {
                 "get": {
                     "summary": "This document.",
