@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any
 from rulekb.corpus.editions import chronological_rank
 from rulekb.corpus.errors import IndexMissingError, QueryError, RulebaseError
 from rulekb.corpus.models import NodeKind, RuleNode
-from rulekb.kb.build import load_nodes, read_manifest, require_build, verify_build
 from rulekb.kb.search.concepts import ConceptMatcher, concept_entries
 from rulekb.kb.search.vocabulary import VOCABULARY_JSON, Vocabulary, vocabulary_from_data
+from rulekb.kb.store import build_stamp, load_nodes, read_manifest, require_build, verify_build
 from rulekb.kb.termbase.built import EXPORTS, Concept, termbase_from_json
 from rulekb.kb.termbase.model import Termbase
 from rulekb.kb.termbase.report import ConceptFinder
@@ -49,16 +49,6 @@ __all__ = [
 
 _LOCK = threading.Lock()
 _CACHE: dict[Path, tuple[int, KnowledgeBase]] = {}
-
-
-def build_stamp(build_dir: Path) -> tuple[Path, int]:
-    """What identifies one build: the directory ``build_dir`` resolves to and its manifest's mtime
-    (0 when there is no manifest). The one way every cache over a build detects a new one."""
-    path = Path(os.path.realpath(build_dir))
-    try:
-        return path, os.stat(path / "manifest.json").st_mtime_ns
-    except OSError:
-        return path, 0
 
 
 def _read_json(path: Path) -> Any:

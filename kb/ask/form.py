@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from rulekb.kb.build import read_manifest
+from rulekb.kb.store import read_manifest
 
 __all__ = [
     "FORMS",

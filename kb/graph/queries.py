@@ -34,7 +34,7 @@ import networkx as nx
 from rulekb.corpus.editions import chronological_rank
 from rulekb.corpus.errors import IndexMissingError, QueryError
 from rulekb.corpus.models import EDITIONS
-from rulekb.kb.knowledge import build_stamp
+from rulekb.kb.store import build_stamp, require_build
 
 if TYPE_CHECKING:
     pass
@@ -317,9 +317,7 @@ _CACHE: dict[Path, tuple[int, KnowledgeGraph]] = {}
 
 def load_graph(build_dir: Path | None = None) -> KnowledgeGraph:
     """The graph of the last good build (read once per build: re-read when the build's stamp,
-    :func:`rulekb.kb.knowledge.build_stamp`, changes)."""
-    from rulekb.kb.build import require_build
-
+    :func:`rulekb.kb.store.build_stamp`, changes)."""
     directory, stamp = build_stamp(require_build(build_dir))
     path = directory / "graph.json"
     if not path.is_file():

@@ -132,7 +132,8 @@ def _translit_keys(phrase: str) -> set[str]:
     return {k for k in keys if len(k) >= TRANSLIT_MIN_LENGTH}
 
 
-def _deletes(word: str) -> set[str]:
+def deletions(word: str) -> set[str]:
+    """Every word one deletion away from ``word`` (the symmetric-delete index of slang and spelling)."""
     return {word[:i] + word[i + 1 :] for i in range(len(word))}
 
 
@@ -210,7 +211,7 @@ class ConceptMatcher:
                     # every spelling, even one whose lemma another phrase has («мортал», «морталы»)
                     slang = slang_key(text)
                     self._slang.setdefault(slang, set()).add(concept.id)
-                    for deleted in _deletes(slang):
+                    for deleted in deletions(slang):
                         self._slang_deletes.setdefault(deleted, set()).add(slang)
                 marker = (key, concept.id, caps, text.strip() if short else "")
                 if marker in seen:
@@ -375,7 +376,7 @@ class ConceptMatcher:
             if found:
                 return found
         if edits and len(key) >= FUZZY_MIN_LENGTH:
-            for deleted in {key} | _deletes(key):
+            for deleted in {key} | deletions(key):
                 for slang in self._slang_deletes.get(deleted, set()) | ({deleted} & self._slang.keys()):
                     if abs(len(slang) - len(key)) <= 1:
                         found |= self._slang[slang]

@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rulekb.corpus.errors import QueryError
+from rulekb.kb.context import BuildContext, dump_json
 from rulekb.kb.paths import DATA_DIR
 from rulekb.kb.text.analysis import lemma, tokens
 
@@ -78,11 +79,9 @@ def vocabulary_from_data(data: dict[str, Any], name: str = VOCABULARY_FILE.name)
     return Vocabulary(groups, tuple(paraphrases), english)
 
 
-def stage_vocabulary(ctx: Any) -> None:
+def stage_vocabulary(ctx: BuildContext) -> None:
     """Build stage: the search vocabulary as the build serves it (``vocabulary.json``: the synonyms
     and paraphrases of ``synonyms.toml`` and the English words of ``english.toml``), checked."""
-    from rulekb.kb.build import dump_json
-
     data: dict[str, Any] = {}
     if VOCABULARY_FILE.is_file():
         data = tomllib.loads(VOCABULARY_FILE.read_text(encoding="utf-8"))
@@ -165,7 +164,7 @@ SLANG_WORD_WEIGHT = 0.5
 
 
 @lru_cache(maxsize=4)
-def _synonym_map(vocabulary: Vocabulary | None = None) -> dict[str, tuple[str, ...]]:
+def synonym_map(vocabulary: Vocabulary | None = None) -> dict[str, tuple[str, ...]]:
     result: dict[str, list[str]] = {}
     for group in (vocabulary or load_vocabulary()).groups:
         keys = [lemma(word) for word in group]
@@ -175,7 +174,7 @@ def _synonym_map(vocabulary: Vocabulary | None = None) -> dict[str, tuple[str, .
 
 
 @lru_cache(maxsize=4)
-def _english_map(vocabulary: Vocabulary | None = None) -> dict[str, tuple[str, ...]]:
+def english_map(vocabulary: Vocabulary | None = None) -> dict[str, tuple[str, ...]]:
     result: dict[str, tuple[str, ...]] = {}
     for word, russian in (vocabulary or load_vocabulary()).english:
         keys = [t.text for t in tokens(word)]

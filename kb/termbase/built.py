@@ -20,7 +20,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from rulekb.kb.build import BuildContext, dump_json
+from rulekb.kb.context import BuildContext, dump_json
 from rulekb.kb.termbase.model import Concept as TermConcept
 from rulekb.kb.termbase.model import IgnoredEnglish, Termbase
 

@@ -144,7 +144,7 @@ COPY_SHARE = 0.75
 
 
 def _words(text: str) -> frozenset[str]:
-    from rulekb.kb.faq.entries import _terms
+    from rulekb.kb.faq.entries import faq_terms as _terms
 
     return frozenset(t for t in _terms(text) if not t.startswith("~"))
 
