@@ -36,7 +36,6 @@ from rulekb.kb.faq.loader import stage_faq
 from rulekb.kb.graph.build import stage_graph, stage_terms
 from rulekb.kb.search.index import stage_index
 from rulekb.kb.search.offline import stage_offline_index
-from rulekb.kb.search.vocabulary import stage_vocabulary
 from rulekb.kb.store import (
     SCHEMA_VERSION,
     BuildLock,
@@ -56,6 +55,7 @@ from rulekb.kb.store import (
 )
 from rulekb.kb.termbase.built import stage_termbase
 from rulekb.kb.text.sentences import stage_sentences
+from rulekb.kb.text.vocabulary import stage_vocabulary
 
 __all__ = [
     "SCHEMA_VERSION",

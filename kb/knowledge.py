@@ -23,22 +23,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulekb.corpus.editions import chronological_rank
 from rulekb.corpus.errors import IndexMissingError, QueryError, RulebaseError
 from rulekb.corpus.models import NodeKind, RuleNode
-from rulekb.kb.search.concepts import ConceptMatcher, concept_entries
-from rulekb.kb.search.vocabulary import VOCABULARY_JSON, Vocabulary, vocabulary_from_data
+from rulekb.kb.faq.loader import load_built_faq
+from rulekb.kb.faq.model import FaqEntry
+from rulekb.kb.graph.queries import KnowledgeGraph, load_graph
 from rulekb.kb.store import build_stamp, load_nodes, read_manifest, require_build, verify_build
 from rulekb.kb.termbase.built import EXPORTS, Concept, termbase_from_json
 from rulekb.kb.termbase.model import Termbase
 from rulekb.kb.termbase.report import ConceptFinder
 from rulekb.kb.text.analysis import fold
-
-if TYPE_CHECKING:
-    from rulekb.kb.faq.entries import FaqEntry
-    from rulekb.kb.graph.queries import KnowledgeGraph
+from rulekb.kb.text.concepts import ConceptMatcher, concept_entries
+from rulekb.kb.text.vocabulary import VOCABULARY_JSON, Vocabulary, vocabulary_from_data
 
 __all__ = [
     "KnowledgeBase",
@@ -194,16 +193,12 @@ class KnowledgeBase:
             return None
 
     def knowledge_graph(self) -> KnowledgeGraph:
-        """The graph of this build; IndexMissingError with the fix when it has none (imported on use)."""
-        from rulekb.kb.graph.queries import load_graph
-
+        """The graph of this build; IndexMissingError with the fix when it has none."""
         return load_graph(self.path)
 
     @cached_property
     def faq(self) -> tuple[FaqEntry, ...]:
         """The FAQ as this build checked it (``faq.json``; empty for a build made before the FAQ stage)."""
-        from rulekb.kb.faq.entries import load_built_faq
-
         return tuple(load_built_faq(self.path))
 
     def _neighbours(self, node: RuleNode) -> dict[str, Any]:

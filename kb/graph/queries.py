@@ -23,6 +23,7 @@ reference, resolved or not. The web app and the commands read that file only, th
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections import defaultdict
 from collections.abc import Iterable
@@ -35,6 +36,7 @@ from rulekb.corpus.editions import chronological_rank
 from rulekb.corpus.errors import IndexMissingError, QueryError
 from rulekb.corpus.models import EDITIONS
 from rulekb.kb.store import build_stamp, require_build
+from rulekb.kb.termbase.lookup import default_finder
 
 if TYPE_CHECKING:
     pass
@@ -99,8 +101,6 @@ class KnowledgeGraph:
     def node(self, node_id: str) -> dict[str, Any]:
         """A node's attributes with its id; unknown ids raise :class:`QueryError` with suggestions."""
         if node_id not in self.graph:
-            import difflib
-
             rules = [n for n, a in self.graph.nodes(data=True) if a.get("type") in ("rule", "source")]
             close = difflib.get_close_matches(node_id, rules, n=5, cutoff=0.5)
             hint = f" Did you mean: {', '.join(close)}?" if close else " List ids with `rulekb nodes`."
@@ -270,8 +270,6 @@ class KnowledgeGraph:
         """Concept ids that ``text`` names: an id, an English term, a Russian rendering in any
         inflection, slang or an alias; best first, as the termbase's own lookup
         (:meth:`rulekb.kb.termbase.ConceptFinder.search`) ranks them."""
-        from rulekb.kb.termbase import default_finder
-
         wanted = text.strip()
         if concept_node(wanted) in self.graph:
             return [wanted]
@@ -279,8 +277,6 @@ class KnowledgeGraph:
 
     def suggestions(self, text: str, limit: int = 5) -> list[str]:
         """Concept ids whose id, English term or renderings look like ``text``."""
-        import difflib
-
         names: dict[str, str] = {}
         for concept_id in self.concept_ids():
             attrs = self.concept(concept_id)

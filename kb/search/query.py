@@ -17,7 +17,7 @@ A question goes through the same analyzer as the rule texts (:mod:`rulekb.kb.tex
   is offered as «did you mean» (:class:`Speller`).
 
 The pieces live in :mod:`rulekb.kb.search.query_text` (cleaning, editions, comparisons),
-:mod:`rulekb.kb.search.vocabulary` (synonyms, English words, paraphrases), :mod:`rulekb.kb.search.concepts`
+:mod:`rulekb.kb.text.vocabulary` (synonyms, English words, paraphrases), :mod:`rulekb.kb.text.concepts`
 (the termbase matcher), :mod:`rulekb.kb.search.readings` (other readings, verb aspects) and
 :mod:`rulekb.kb.search.spelling` (the speller); this module puts them together and re-exports them.
 
@@ -34,15 +34,7 @@ from collections.abc import Iterable, Sequence
 from rulekb.corpus.errors import QueryError
 from rulekb.corpus.morph import is_known
 from rulekb.corpus.reader import find_source
-from rulekb.kb.search.concepts import (
-    ConceptEntry,
-    ConceptMatch,
-    ConceptMatcher,
-    default_matcher,
-    load_concepts,
-    slang_key,
-    translit_key,
-)
+from rulekb.kb.search.concepts import default_matcher, load_concepts
 from rulekb.kb.search.parsed import ParsedQuery, QueryTerm, QueryWord
 from rulekb.kb.search.query_text import (
     EDITION_CODES,
@@ -64,7 +56,9 @@ from rulekb.kb.search.readings import (
     readings,
 )
 from rulekb.kb.search.spelling import Speller
-from rulekb.kb.search.vocabulary import (
+from rulekb.kb.text.analysis import Term, tokens
+from rulekb.kb.text.concepts import ConceptEntry, ConceptMatch, ConceptMatcher, slang_key, translit_key
+from rulekb.kb.text.vocabulary import (
     CORRECTION_WEIGHT,
     EXPANSION_WEIGHT,
     LIGHT_WEIGHT,
@@ -80,7 +74,6 @@ from rulekb.kb.search.vocabulary import (
     load_vocabulary,
     synonym_map,
 )
-from rulekb.kb.text.analysis import Term, tokens
 
 __all__ = [
     "EDITION_CODES",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from rulekb.corpus.morph import is_known
-from rulekb.kb.search.concepts import deletions
 from rulekb.kb.text.analysis import fold, lemma
+from rulekb.kb.text.concepts import deletions
 
 __all__ = ["Speller"]
 

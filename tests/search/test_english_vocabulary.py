@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from rulekb.corpus.errors import QueryError
-from rulekb.kb.search.vocabulary import ENGLISH_FILE, EnglishVocabulary, english_map, load_english
 from rulekb.kb.text.analysis import lemma
+from rulekb.kb.text.vocabulary import ENGLISH_FILE, EnglishVocabulary, english_map, load_english
 
 SCHEMA = ENGLISH_FILE.with_name("english.schema.json")
 
