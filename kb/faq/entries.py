@@ -1,6 +1,6 @@
 """The FAQ: questions players actually ask at the table, answered in our words with cited quotes.
 
-``kb/data/faq.toml`` holds one ``[[faq]]`` table per question: the question as a player would ask
+``kb/faq/<source>.toml`` (one file per source, like ``kb/examples/``) holds one ``[[faq]]`` table per question: the question as a player would ask
 it, a few other phrasings (slang, English, casual), the edition, the concepts it is about, a short
 answer in Russian and one or more citations — a source id, a tight line span and exact quotes from
 those raw lines. The model is in :mod:`~rulekb.kb.faq.model`, loading and the build stage in :mod:`~rulekb.kb.faq.loader`
@@ -19,11 +19,11 @@ from rulekb.corpus.citations import NodeLike, normalise_space
 from rulekb.kb.faq.citations import CitationProblem, check_citations, citation_node_ids, entry_node_ids
 from rulekb.kb.faq.loader import load_built_faq, load_faq, stage_faq
 from rulekb.kb.faq.matcher import DEFAULT_THRESHOLD, FaqMatcher, faq_matcher, faq_terms, match_faq
-from rulekb.kb.faq.model import FAQ_PATH, MAX_CITED_LINES, FaqCitation, FaqEntry, FaqError
+from rulekb.kb.faq.model import FAQ_DIR, MAX_CITED_LINES, FaqCitation, FaqEntry, FaqError
 
 __all__ = [
     "DEFAULT_THRESHOLD",
-    "FAQ_PATH",
+    "FAQ_DIR",
     "MAX_CITED_LINES",
     "CitationProblem",
     "FaqCitation",

@@ -13,12 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from rulekb.corpus.citations import normalise_space
 from rulekb.corpus.editions import display_rank, editions
 from rulekb.corpus.errors import TermbaseError
-from rulekb.kb.paths import DATA_DIR
+from rulekb.kb.paths import FAQ_DIR
 from rulekb.kb.text.analysis import fold
 
-__all__ = ["EDITION_PREFIX", "FAQ_PATH", "MAX_CITED_LINES", "FaqCitation", "FaqEntry", "FaqError"]
+__all__ = ["EDITION_PREFIX", "FAQ_DIR", "MAX_CITED_LINES", "FaqCitation", "FaqEntry", "FaqError", "FaqFile"]
 
-FAQ_PATH = DATA_DIR / "faq.toml"
 #: A citation points a player to the lines that rule, not to a chapter.
 MAX_CITED_LINES = 25
 #: Every id starts with its edition's prefix, so ids stay readable and never clash across editions.
@@ -27,7 +26,7 @@ _SLUG = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 
 
 class FaqError(TermbaseError):
-    """``kb/data/faq.toml`` is missing, not TOML, or has an invalid entry."""
+    """An FAQ file (``kb/faq/*.toml``) is missing, not TOML, or has an invalid entry."""
 
 
 def _non_blank(values: Iterable[str], what: str) -> None:
@@ -134,3 +133,13 @@ class FaqEntry(BaseModel):
                 raise ValueError(f"variant {variant!r} repeats the question or another variant")
             seen.add(key)
         return self
+
+
+class FaqFile(BaseModel):
+    """One FAQ file, ``kb/faq/<source>.toml``: its ``[[faq]]`` entries (the published JSON Schema,
+    ``kb/faq/faq.schema.json``, is this model's; :func:`rulekb.kb.faq.loader.load_faq` validates
+    each entry with :class:`FaqEntry` to name it in errors)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    faq: tuple[FaqEntry, ...] = Field(min_length=1)

@@ -1,4 +1,4 @@
-"""Loading faq.toml: a malformed file fails with one clear line; citations are checked honestly."""
+"""Loading the FAQ files (kb/faq/*.toml): a malformed file fails with one clear line naming it; citations are checked honestly."""
 
 from __future__ import annotations
 
