@@ -14,7 +14,6 @@ Breadcrumbs, previous/next and the tree are computed here, once per build; nothi
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import threading
@@ -37,6 +36,7 @@ from rulekb.kb.termbase.model import Termbase
 from rulekb.kb.termbase.report import ConceptFinder
 from rulekb.kb.text.analysis import fold
 from rulekb.kb.text.concepts import ConceptMatcher, concept_entries
+from rulekb.kb.text.fuzzy import closest_values
 from rulekb.kb.text.vocabulary import VOCABULARY_JSON, Vocabulary, vocabulary_from_data
 
 __all__ = [
@@ -331,19 +331,14 @@ class KnowledgeBase:
 
 
 def suggest(wanted: str, nodes: Iterable[RuleNode], n: int = 5) -> list[RuleNode]:
-    by_key: dict[str, RuleNode] = {}
+    """The nodes whose id or title look most like ``wanted`` (:mod:`rulekb.kb.text.fuzzy`)."""
+    by_key: dict[str, list[RuleNode]] = {}
     for node in nodes:
-        by_key.setdefault(node.id, node)
+        by_key.setdefault(node.id, [node])
         if node.title_clean:
-            by_key.setdefault(fold(node.title_clean), node)
+            by_key.setdefault(fold(node.title_clean), [node])
     wanted = fold(wanted.strip("/"))[:200]
-    keys = difflib.get_close_matches(wanted, list(by_key), n=n * 2, cutoff=0.45)
-    out: list[RuleNode] = []
-    for key in keys:
-        node = by_key[key]
-        if node not in out:
-            out.append(node)
-    return out[:n]
+    return closest_values(wanted, by_key, n=n, cutoff=0.45, pool=n * 2)
 
 
 def open_knowledge_base(path: Path) -> KnowledgeBase:

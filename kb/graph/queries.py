@@ -23,7 +23,6 @@ reference, resolved or not. The web app and the commands read that file only, th
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections import defaultdict
 from collections.abc import Iterable
@@ -37,6 +36,7 @@ from rulekb.corpus.errors import IndexMissingError, QueryError
 from rulekb.corpus.models import EDITIONS
 from rulekb.kb.store import build_stamp, require_build
 from rulekb.kb.termbase.lookup import default_finder
+from rulekb.kb.text.fuzzy import close_matches, closest_values
 
 if TYPE_CHECKING:
     pass
@@ -102,7 +102,7 @@ class KnowledgeGraph:
         """A node's attributes with its id; unknown ids raise :class:`QueryError` with suggestions."""
         if node_id not in self.graph:
             rules = [n for n, a in self.graph.nodes(data=True) if a.get("type") in ("rule", "source")]
-            close = difflib.get_close_matches(node_id, rules, n=5, cutoff=0.5)
+            close = close_matches(node_id, rules, n=5, cutoff=0.5)
             hint = f" Did you mean: {', '.join(close)}?" if close else " List ids with `rulekb nodes`."
             raise QueryError(f"Unknown node id {node_id!r}.{hint}")
         return {"id": node_id, **self.graph.nodes[node_id]}
@@ -277,18 +277,14 @@ class KnowledgeGraph:
 
     def suggestions(self, text: str, limit: int = 5) -> list[str]:
         """Concept ids whose id, English term or renderings look like ``text``."""
-        names: dict[str, str] = {}
+        names: dict[str, list[str]] = {}
         for concept_id in self.concept_ids():
             attrs = self.concept(concept_id)
             for name in [concept_id, attrs["english"], *attrs.get("aliases", [])]:
-                names.setdefault(name.casefold(), concept_id)
+                names.setdefault(name.casefold(), [concept_id])
             for rendering in self.renderings(concept_id):
-                names.setdefault(rendering["text"].casefold(), concept_id)
-        out: list[str] = []
-        for name in difflib.get_close_matches(text.casefold(), list(names), n=limit * 3, cutoff=0.5):
-            if names[name] not in out:
-                out.append(names[name])
-        return out[:limit]
+                names.setdefault(rendering["text"].casefold(), [concept_id])
+        return closest_values(text.casefold(), names, n=limit, cutoff=0.5, pool=limit * 3)
 
     def _suggest(self, text: str) -> str:
         close = self.suggestions(text)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulekb.corpus.morph import is_known
-from rulekb.kb.text.analysis import Term, fold, tokens
+from rulekb.kb.text.analysis import Term, fold, is_caps, tokens
 from rulekb.kb.text.vocabulary import LIGHT_WORDS
 
 # --- concepts ---------------------------------------------------------------------------------
@@ -160,14 +160,9 @@ def _is_abbreviation(text: str) -> bool:
     but not «лес» or «дым», which match by lemma like any word)."""
     if len(text) > 3:
         return False
-    if _CYRILLIC_WORD.fullmatch(text) and not _is_upper(text):
+    if _CYRILLIC_WORD.fullmatch(text) and not is_caps(text, min_letters=1):
         return not is_known(text)
     return True
-
-
-def _is_upper(text: str) -> bool:
-    letters = [c for c in text if c.isalpha()]
-    return bool(letters) and all(c.isupper() for c in letters)
 
 
 class ConceptMatcher:
@@ -193,7 +188,7 @@ class ConceptMatcher:
                 key = tuple(t.text for t in terms)
                 if not key or len(key) > self.MAX_WORDS:
                     continue
-                caps = origin == "rendering" and _is_upper(text) and len(text) > 3
+                caps = origin == "rendering" and is_caps(text, min_letters=1) and len(text) > 3
                 short = len(key) == 1 and _is_abbreviation(text.strip())
                 if len(key) == 1 and not short and len(text.strip()) >= 4:
                     # every spelling, even one whose lemma another phrase has («мортал», «морталы»)
@@ -305,7 +300,7 @@ class ConceptMatcher:
         """Of several concepts named by the same words, drop a keyword reached only through its
         printed name (Kill Team's rule «Отряд») when the words were typed in lower case and an
         ordinary concept («unit», whose alias «отряд» is the everyday word) has them too."""
-        if all(_is_upper(t.original) for t in typed):
+        if all(is_caps(t.original, min_letters=1) for t in typed):
             return best
         by_alias = {p.concept for p in best if p.origin != "rendering"}
         named_only = {
@@ -337,9 +332,9 @@ class ConceptMatcher:
                     _CYRILLIC_WORD.fullmatch(original) is not None and is_known(original)
                 )
                 return not everyday
-            return original == phrase.text or (fold(original) == fold(phrase.text) and _is_upper(original))
+            return original == phrase.text or (fold(original) == fold(phrase.text) and is_caps(original, min_letters=1))
         if phrase.keyword_caps and not query:
-            return all(_is_upper(t.original) for t in terms[index : index + size])
+            return all(is_caps(t.original, min_letters=1) for t in terms[index : index + size])
         return True
 
     def fuzzy(self, word: str, *, edits: bool = True) -> set[str]:
