@@ -11,9 +11,10 @@ from rulekb.kb.schemas import DATA_SCHEMAS
 
 
 def main() -> None:
-    for path, model in DATA_SCHEMAS:
-        path.write_text(json.dumps(model.model_json_schema(by_alias=True), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        print(f"wrote {path}")
+    for kind in DATA_SCHEMAS:
+        schema = kind.model.model_json_schema(by_alias=True)
+        kind.schema.write_text(json.dumps(schema, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        print(f"wrote {kind.schema}")
 
 
 if __name__ == "__main__":

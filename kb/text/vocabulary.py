@@ -8,7 +8,6 @@ words («не докатил чардж» → failed charge).
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rulekb.corpus.errors import QueryError
 from rulekb.kb.context import BuildContext, dump_json
+from rulekb.kb.datafile import read_toml, validation_problem
 from rulekb.kb.paths import DATA_DIR
 from rulekb.kb.text.analysis import lemma, tokens
 
@@ -47,6 +47,41 @@ class Vocabulary:
     """English word → the Russian words of the texts (``kb/data/english.toml``)."""
 
 
+class SynonymGroup(BaseModel):
+    """``[[group]]``: words that stand for one another (lemmas or any inflected form)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    words: tuple[str, ...] = Field(min_length=2)
+
+
+class ParaphraseEntry(BaseModel):
+    """``[[paraphrase]]``: triggers (each a set of words that must all be in the question), the
+    concept it names and the words it adds."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    when: tuple[str, ...] = Field(min_length=1)
+    concept: str | None = None
+    words: tuple[str, ...] = ()
+
+
+class SynonymsFile(BaseModel):
+    """The whole ``kb/data/synonyms.toml`` (its JSON Schema: ``kb/data/synonyms.schema.json``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    group: tuple[SynonymGroup, ...] = ()
+    paraphrase: tuple[ParaphraseEntry, ...] = ()
+
+
+def _read_synonyms(path: Path) -> dict[str, Any]:
+    """The parsed ``synonyms.toml``, checked against :class:`SynonymsFile`."""
+    data = read_toml(path, QueryError, missing=f"{path}: the search vocabulary is missing; restore it from git.")
+    try:
+        SynonymsFile.model_validate(data)
+    except ValidationError as exc:
+        raise QueryError(f"{path.name}: {validation_problem(exc)}; see the comment at the top of the file.") from exc
+    return data
+
+
 @lru_cache(maxsize=1)
 def load_vocabulary(path: Path | None = None) -> Vocabulary:
     """Synonym groups and paraphrases; a missing file gives none, a broken one a :class:`QueryError`."""
@@ -54,11 +89,7 @@ def load_vocabulary(path: Path | None = None) -> Vocabulary:
     english = {"english": load_english()}
     if not path.is_file():
         return vocabulary_from_data(english)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise QueryError(f"{path.name}: not a search vocabulary ({exc}).") from exc
-    return vocabulary_from_data({**data, **english}, path.name)
+    return vocabulary_from_data({**_read_synonyms(path), **english}, path.name)
 
 
 def vocabulary_from_data(data: dict[str, Any], name: str = VOCABULARY_FILE.name) -> Vocabulary:
@@ -84,7 +115,7 @@ def stage_vocabulary(ctx: BuildContext) -> None:
     and paraphrases of ``synonyms.toml`` and the English words of ``english.toml``), checked."""
     data: dict[str, Any] = {}
     if VOCABULARY_FILE.is_file():
-        data = tomllib.loads(VOCABULARY_FILE.read_text(encoding="utf-8"))
+        data = _read_synonyms(VOCABULARY_FILE)
     data["english"] = {word: list(russian) for word, russian in load_english().items()}
     vocabulary_from_data(data)
     dump_json(ctx.out / VOCABULARY_JSON, data)
@@ -117,16 +148,11 @@ class EnglishVocabulary(BaseModel):
 def load_english(path: Path | None = None) -> dict[str, tuple[str, ...]]:
     """English word → Russian words; a broken file is a :class:`QueryError` naming the entry and the fix."""
     path = path or ENGLISH_FILE
+    raw = read_toml(path, QueryError, missing=f"{path}: the English search vocabulary is missing; restore it from git.")
     try:
-        data = EnglishVocabulary.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
-    except FileNotFoundError as exc:
-        raise QueryError(f"{path}: the English search vocabulary is missing; restore it from git.") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise QueryError(f"{path.name}: not valid TOML ({exc}); fix the syntax.") from exc
+        data = EnglishVocabulary.model_validate(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise QueryError(f"{path.name}: {where}: {first['msg']}; see the comment at the top of the file.") from exc
+        raise QueryError(f"{path.name}: {validation_problem(exc)}; see the comment at the top of the file.") from exc
     words: dict[str, tuple[str, ...]] = {}
     for entry in data.word:
         if entry.english in words:
