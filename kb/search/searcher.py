@@ -5,7 +5,7 @@ Two passes. Whoosh scores every leaf with BM25F over the weighted query terms
 above), ``text``, ``aliases`` (the concepts' renderings and aliases) and the concept ids in
 ``concepts``/``defines``; the query is built from ``whoosh.query`` objects, never parsed from
 user text. Then the best :data:`RERANK_DEPTH` leaves are reranked in Python with features
-precomputed at build time (:class:`rulekb.kb.search.index.NodeFeatures`):
+precomputed at build time (:class:`rulekb.kb.search.features.NodeFeatures`):
 
 * the leaf *defines* a recognised concept (its heading or the heading above names it),
 * the query's words in the heading path (how much of the question the breadcrumb answers),
