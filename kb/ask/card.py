@@ -220,7 +220,7 @@ MAX_ENGLISH_NAMES = 6
 
 def ruling_concepts(ruling: str) -> list[str]:
     """The termbase concepts a ruling's Russian words name, in text order."""
-    from rulekb.kb.search.features import concepts_in as _concepts_in
+    from rulekb.kb.search.index import _concepts_in
     from rulekb.kb.search.query import default_matcher
 
     return _concepts_in(default_matcher(), ruling)
