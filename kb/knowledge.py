@@ -14,7 +14,6 @@ Breadcrumbs, previous/next and the tree are computed here, once per build; nothi
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import threading
@@ -23,22 +22,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulekb.corpus.editions import chronological_rank
 from rulekb.corpus.errors import IndexMissingError, QueryError, RulebaseError
 from rulekb.corpus.models import NodeKind, RuleNode
-from rulekb.kb.build import load_nodes, read_manifest, require_build, verify_build
-from rulekb.kb.search.concepts import ConceptMatcher, concept_entries
-from rulekb.kb.search.vocabulary import VOCABULARY_JSON, Vocabulary, vocabulary_from_data
+from rulekb.kb.faq.loader import load_built_faq
+from rulekb.kb.faq.model import FaqEntry
+from rulekb.kb.graph.queries import KnowledgeGraph, load_graph
+from rulekb.kb.store import build_stamp, load_nodes, read_manifest, require_build, verify_build
 from rulekb.kb.termbase.built import EXPORTS, Concept, termbase_from_json
 from rulekb.kb.termbase.model import Termbase
 from rulekb.kb.termbase.report import ConceptFinder
 from rulekb.kb.text.analysis import fold
-
-if TYPE_CHECKING:
-    from rulekb.kb.faq.entries import FaqEntry
-    from rulekb.kb.graph.queries import KnowledgeGraph
+from rulekb.kb.text.concepts import ConceptMatcher, concept_entries
+from rulekb.kb.text.fuzzy import closest_values
+from rulekb.kb.text.vocabulary import VOCABULARY_JSON, Vocabulary, vocabulary_from_data
 
 __all__ = [
     "KnowledgeBase",
@@ -49,16 +48,6 @@ __all__ = [
 
 _LOCK = threading.Lock()
 _CACHE: dict[Path, tuple[int, KnowledgeBase]] = {}
-
-
-def build_stamp(build_dir: Path) -> tuple[Path, int]:
-    """What identifies one build: the directory ``build_dir`` resolves to and its manifest's mtime
-    (0 when there is no manifest). The one way every cache over a build detects a new one."""
-    path = Path(os.path.realpath(build_dir))
-    try:
-        return path, os.stat(path / "manifest.json").st_mtime_ns
-    except OSError:
-        return path, 0
 
 
 def _read_json(path: Path) -> Any:
@@ -204,16 +193,12 @@ class KnowledgeBase:
             return None
 
     def knowledge_graph(self) -> KnowledgeGraph:
-        """The graph of this build; IndexMissingError with the fix when it has none (imported on use)."""
-        from rulekb.kb.graph.queries import load_graph
-
+        """The graph of this build; IndexMissingError with the fix when it has none."""
         return load_graph(self.path)
 
     @cached_property
     def faq(self) -> tuple[FaqEntry, ...]:
         """The FAQ as this build checked it (``faq.json``; empty for a build made before the FAQ stage)."""
-        from rulekb.kb.faq.entries import load_built_faq
-
         return tuple(load_built_faq(self.path))
 
     def _neighbours(self, node: RuleNode) -> dict[str, Any]:
@@ -346,19 +331,14 @@ class KnowledgeBase:
 
 
 def suggest(wanted: str, nodes: Iterable[RuleNode], n: int = 5) -> list[RuleNode]:
-    by_key: dict[str, RuleNode] = {}
+    """The nodes whose id or title look most like ``wanted`` (:mod:`rulekb.kb.text.fuzzy`)."""
+    by_key: dict[str, list[RuleNode]] = {}
     for node in nodes:
-        by_key.setdefault(node.id, node)
+        by_key.setdefault(node.id, [node])
         if node.title_clean:
-            by_key.setdefault(fold(node.title_clean), node)
+            by_key.setdefault(fold(node.title_clean), [node])
     wanted = fold(wanted.strip("/"))[:200]
-    keys = difflib.get_close_matches(wanted, list(by_key), n=n * 2, cutoff=0.45)
-    out: list[RuleNode] = []
-    for key in keys:
-        node = by_key[key]
-        if node not in out:
-            out.append(node)
-    return out[:n]
+    return closest_values(wanted, by_key, n=n, cutoff=0.45, pool=n * 2)
 
 
 def open_knowledge_base(path: Path) -> KnowledgeBase:

@@ -8,3 +8,4 @@ KB_DIR = Path(__file__).resolve().parent
 PROJECT_ROOT = KB_DIR.parent
 DATA_DIR = KB_DIR / "data"
 EXAMPLES_DIR = KB_DIR / "examples"
+FAQ_DIR = KB_DIR / "faq"

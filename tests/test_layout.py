@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The packages held to the limits (kb/ joins them once its topic sub-packages land).
-PACKAGES = ("corpus", "engine", "webapp")
+PACKAGES = ("corpus", "kb", "engine", "webapp")
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 80
 MARKER = "Long because"

@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from rulekb.corpus.editions import default_edition, display_order
-from rulekb.kb.build import read_manifest
+from rulekb.kb.store import read_manifest
 from rulekb.kb.text.analysis import lemmas as lemmas_of
 
 __all__ = [

@@ -12,9 +12,12 @@ from typing import Any
 import networkx as nx
 
 from rulekb.corpus.editions import chronological, family_of
-from rulekb.corpus.models import NON_RULE_KINDS, NodeKind, RuleNode
+from rulekb.corpus.errors import LinkError
+from rulekb.corpus.models import NON_RULE_KINDS, NodeKind, ParseIssue, RuleNode
 from rulekb.corpus.parser import ParsedCorpus
-from rulekb.kb.graph.linker import Links
+from rulekb.kb.context import BuildContext, dump_json
+from rulekb.kb.graph.curation import load_curation, load_examples
+from rulekb.kb.graph.linker import Links, link
 from rulekb.kb.graph.queries import (
     EDGE_KINDS,
     GRAPH_SCHEMA,
@@ -23,7 +26,9 @@ from rulekb.kb.graph.queries import (
     example_node,
     rendering_node,
 )
-from rulekb.kb.graph.references import page_span
+from rulekb.kb.graph.resolve import page_span
+from rulekb.kb.graph.validate import link_issues
+from rulekb.kb.termbase.export import to_records
 from rulekb.kb.termbase.model import Termbase, project_termbase
 from rulekb.kb.termbase.occurrences import index_for, rendering_stats
 
@@ -51,6 +56,16 @@ def build_graph(
     where the rendering occurs; ``examples`` are ``{"id", "title", "concepts", "rule_ids"}``."""
     graph = nx.MultiDiGraph()
     sha = {parsed.source.id: parsed.sha256 for parsed in corpus.sources}
+    _add_rules(graph, corpus, links, sha)
+    _add_concepts(graph, termbase, links, stats or {})
+    _add_links(graph, links)
+    _add_examples(graph, examples)
+    graph.graph.update(sources=sha)
+    return graph
+
+
+def _add_rules(graph: nx.MultiDiGraph, corpus: ParsedCorpus, links: Links, sha: dict[str, str]) -> None:
+    """Every parsed node with its ``contains`` edges, and ``next`` between consecutive rule leaves."""
     for parsed in corpus.sources:
         source = parsed.source
         for node in parsed.nodes:
@@ -71,6 +86,11 @@ def build_graph(
         for a, b in itertools.pairwise(leaves):
             graph.add_edge(a.id, b.id, key="next", kind="next")
 
+
+def _add_concepts(
+    graph: nx.MultiDiGraph, termbase: Termbase, links: Links, stats: dict[tuple[str, str, str], list[int]]
+) -> None:
+    """A node per concept and per rendering, each rendering ``renders`` its concept."""
     for concept in termbase:
         graph.add_node(
             concept_node(concept.id),
@@ -85,7 +105,7 @@ def build_graph(
             mechanic=links.mechanics.get(concept.id, concept.id),
         )
         for rendering in concept.rendering:
-            lines = (stats or {}).get((concept.id, rendering.source, rendering.text), [])
+            lines = stats.get((concept.id, rendering.source, rendering.text), [])
             rid = rendering_node(rendering.source, concept.id, rendering.text)
             graph.add_node(
                 rid,
@@ -100,6 +120,9 @@ def build_graph(
             )
             graph.add_edge(rid, concept_node(concept.id), key="renders", kind="renders", source_id=rendering.source)
 
+
+def _add_links(graph: nx.MultiDiGraph, links: Links) -> None:
+    """The linker's edges: ``mentions``, ``defines``, ``refers_to`` and ``same_concept``."""
     for node_id, counts in links.mentions.items():
         for concept_id, count in counts.items():
             graph.add_edge(node_id, concept_node(concept_id), key="mentions", kind="mentions", count=count)
@@ -133,6 +156,10 @@ def build_graph(
             counterpart=same.concept_b,
             mechanic=same.mechanic,
         )
+
+
+def _add_examples(graph: nx.MultiDiGraph, examples: Sequence[dict[str, Any]]) -> None:
+    """A node per worked example, ``demonstrates`` the rules it cites."""
     for example in examples:
         eid = example_node(example["id"])
         graph.add_node(
@@ -140,8 +167,6 @@ def build_graph(
         )
         for rule_id in example.get("rule_ids", []):
             graph.add_edge(eid, rule_id, key="demonstrates", kind="demonstrates")
-    graph.graph.update(sources=sha)
-    return graph
 
 
 def _rule_attrs(node: RuleNode, links: Links) -> dict[str, Any]:
@@ -193,11 +218,8 @@ def term_index(termbase: Termbase) -> Any:
     return index_for(termbase)
 
 
-def stage_terms(ctx: Any) -> None:
+def stage_terms(ctx: BuildContext) -> None:
     """Build stage ``terms``: ``build/terms.json`` (the ``rulekb terms --json`` contract)."""
-    from rulekb.kb.build import dump_json
-    from rulekb.kb.termbase import to_records
-
     termbase = project_termbase(ctx.log)
     rows = to_records(term_index(termbase))
     dump_json(ctx.out / "terms.json", rows)
@@ -205,19 +227,12 @@ def stage_terms(ctx: Any) -> None:
     ctx.counts["renderings"] = sum(len(r["renderings"]) for r in rows)
 
 
-def stage_graph(ctx: Any) -> None:
+def stage_graph(ctx: BuildContext) -> None:
     """Build stage ``graph``: link, then write ``graph.json`` and ``concepts.json``.
 
     Link errors (wrong curated data, dangling ids) fail a ``--strict`` build with
     :class:`rulekb.corpus.errors.LinkError`; warnings (facts about the texts, such as a reference to a
     page the corpus does not hold) are logged and kept in ``graph.json``."""
-    from rulekb.corpus.errors import LinkError
-    from rulekb.corpus.models import ParseIssue
-    from rulekb.kb.build import dump_json
-    from rulekb.kb.graph.curation import load_curation, load_examples
-    from rulekb.kb.graph.linker import link
-    from rulekb.kb.graph.validate import link_issues
-
     termbase = project_termbase()
     links = link(ctx.corpus, termbase, load_curation())
     examples, example_issues = load_examples(ctx.corpus.nodes)

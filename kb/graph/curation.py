@@ -27,11 +27,14 @@ import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from rulekb.corpus.citations import normalise_space
 from rulekb.corpus.errors import LinkError
 from rulekb.corpus.models import NON_RULE_KINDS, RuleNode
+from rulekb.kb.datafile import read_toml, validation_problem
 from rulekb.kb.paths import DATA_DIR, EXAMPLES_DIR, PROJECT_ROOT
 
 __all__ = [
@@ -150,71 +153,120 @@ def _entry_lines(text: str, table: str) -> list[int]:
     return [i for i, line in enumerate(text.split("\n"), start=1) if line.strip() == f"[[{table}]]"]
 
 
+class _Entry(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+def _line_span(value: tuple[int, int]) -> tuple[int, int]:
+    if not 0 < value[0] <= value[1]:
+        raise ValueError(f"must be [first, last] line numbers, got {list(value)!r}")
+    return value
+
+
+class DefineEntry(_Entry):
+    """``[[define]]``: the passage of ``source`` (``lines``, holding ``quote``) that defines ``concept``."""
+
+    concept: str
+    source: str
+    lines: tuple[int, int]
+    quote: str
+    start: str = ""
+    """Where the passage begins inside its first line (see :class:`CuratedDefine`)."""
+    end: str = ""
+    """Where the passage ends inside its last line."""
+
+    @field_validator("lines")
+    @classmethod
+    def _span(cls, value: tuple[int, int]) -> tuple[int, int]:
+        return _line_span(value)
+
+
+class UndefinedEntry(_Entry):
+    """``[[undefined]]``: ``source`` names ``concept`` but does not define it, and why."""
+
+    concept: str
+    source: str
+    reason: str
+
+
+class ReferenceEntry(_Entry):
+    """``[[reference]]``: the reference printed at ``source``:``line`` points at ``target`` lines,
+    or (with ``reason`` instead) at nothing another node holds."""
+
+    source: str
+    line: int
+    text: str
+    target: tuple[int, int] | None = None
+    reason: str = ""
+
+    @field_validator("target")
+    @classmethod
+    def _span(cls, value: tuple[int, int] | None) -> tuple[int, int] | None:
+        return value if value is None else _line_span(value)
+
+    @model_validator(mode="after")
+    def _target_or_reason(self) -> ReferenceEntry:
+        if "reason" not in self.model_fields_set and self.target is None:
+            raise ValueError("needs 'target' as [first, last] line numbers, or a 'reason' it points at nothing")
+        return self
+
+
+class MechanicEntry(_Entry):
+    """``[[mechanic]]``: concepts that are one rule under different names in different editions."""
+
+    id: str
+    concepts: tuple[str, ...]
+    note: str = ""
+
+
+class DefinesFile(_Entry):
+    """The whole ``kb/data/defines.toml`` (its JSON Schema: ``kb/data/defines.schema.json``)."""
+
+    schema_version: int = Field(default=1, alias="schema")
+    define: tuple[DefineEntry, ...] = ()
+    undefined: tuple[UndefinedEntry, ...] = ()
+    reference: tuple[ReferenceEntry, ...] = ()
+    mechanic: tuple[MechanicEntry, ...] = ()
+
+
+_E = TypeVar("_E", bound=_Entry)
+
+
+def _entries(path: Path, text: str, data: dict[str, Any], table: str, model: type[_E]) -> list[tuple[int, dict[str, Any], _E]]:
+    """``(line, raw, entry)`` for each ``[[table]]``, validated by ``model``; a bad one raises
+    :class:`LinkError` with the file, the line of its header and the field."""
+    out: list[tuple[int, dict[str, Any], _E]] = []
+    for line, raw in zip(_entry_lines(text, table), data.get(table, []), strict=False):
+        try:
+            out.append((line, raw, model.model_validate(raw)))
+        except ValidationError as exc:
+            raise LinkError(f"{path.name}:{line}: [[{table}]] {validation_problem(exc)}.") from exc
+    return out
+
+
 def load_curation(path: Path | None = None) -> Curation:
-    """Read ``defines.toml`` (default :data:`DEFAULT_DEFINES`); shape errors raise
-    :class:`LinkError` naming the entry."""
+    """Read ``defines.toml`` (default :data:`DEFAULT_DEFINES`), each table validated by its model
+    (:class:`DefinesFile`); a bad entry raises :class:`LinkError` naming its line and field."""
     path = path if path is not None else DEFAULT_DEFINES
     if not path.is_file():
         return Curation(path)
+    data = read_toml(path, LinkError, missing="")
     text = path.read_text(encoding="utf-8")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise LinkError(f"{path.name}: not valid TOML: {exc}. Fix the syntax.") from exc
     unknown = sorted(set(data) - {"schema", "define", "reference", "mechanic", "undefined"})
     if unknown:
         raise LinkError(f"{path.name}: unknown table {unknown[0]!r}; use [[define]], [[reference]], [[mechanic]], [[undefined]].")
     curation = Curation(path)
-
-    def need(entry: dict[str, Any], key: str, kind: type, table: str, line: int) -> Any:
-        value = entry.get(key)
-        if not isinstance(value, kind):
-            raise LinkError(f"{path.name}:{line}: [[{table}]] needs {key!r} as {kind.__name__} (got {value!r}).")
-        return value
-
-    def span(entry: dict[str, Any], key: str, table: str, line: int) -> tuple[int, int]:
-        value = need(entry, key, list, table, line)
-        if len(value) != 2 or not all(isinstance(v, int) for v in value) or not 0 < value[0] <= value[1]:
-            raise LinkError(f"{path.name}:{line}: [[{table}]] {key!r} must be [first, last] line numbers, got {value!r}.")
-        return (value[0], value[1])
-
-    for line, entry in zip(_entry_lines(text, "define"), data.get("define", []), strict=False):
+    for line, _, define in _entries(path, text, data, "define", DefineEntry):
         curation.defines.append(
-            CuratedDefine(
-                concept=need(entry, "concept", str, "define", line),
-                source=need(entry, "source", str, "define", line),
-                lines=span(entry, "lines", "define", line),
-                quote=need(entry, "quote", str, "define", line),
-                line=line,
-                start=str(entry.get("start", "")),
-                end=str(entry.get("end", "")),
-            )
+            CuratedDefine(define.concept, define.source, define.lines, define.quote, line, define.start, define.end)
         )
-    for line, entry in zip(_entry_lines(text, "undefined"), data.get("undefined", []), strict=False):
-        curation.undefined.append(
-            Undefined(
-                concept=need(entry, "concept", str, "undefined", line),
-                source=need(entry, "source", str, "undefined", line),
-                reason=need(entry, "reason", str, "undefined", line),
-                line=line,
-            )
-        )
-    for line, entry in zip(_entry_lines(text, "reference"), data.get("reference", []), strict=False):
-        curation.references.append(
-            CuratedReference(
-                source=need(entry, "source", str, "reference", line),
-                line=need(entry, "line", int, "reference", line),
-                text=need(entry, "text", str, "reference", line),
-                target=span(entry, "target", "reference", line) if "reason" not in entry else None,
-                reason=str(entry.get("reason", "")),
-                entry_line=line,
-            )
-        )
-    for line, entry in zip(_entry_lines(text, "mechanic"), data.get("mechanic", []), strict=False):
-        concepts = need(entry, "concepts", list, "mechanic", line)
-        curation.mechanics.append(
-            Mechanic(need(entry, "id", str, "mechanic", line), tuple(concepts), str(entry.get("note", "")), line)
-        )
+    for line, _, undefined in _entries(path, text, data, "undefined", UndefinedEntry):
+        curation.undefined.append(Undefined(undefined.concept, undefined.source, undefined.reason, line))
+    for line, raw, ref in _entries(path, text, data, "reference", ReferenceEntry):
+        target = ref.target if "reason" not in raw else None
+        curation.references.append(CuratedReference(ref.source, ref.line, ref.text, target, ref.reason, line))
+    for line, _, mechanic in _entries(path, text, data, "mechanic", MechanicEntry):
+        curation.mechanics.append(Mechanic(mechanic.id, mechanic.concepts, mechanic.note, line))
     return curation
 
 

@@ -38,7 +38,8 @@ from rulekb.kb.graph.curation import (
     project_path,
     span_text,
 )
-from rulekb.kb.graph.references import Reference, find_references, resolve_references
+from rulekb.kb.graph.references import Reference, find_references
+from rulekb.kb.graph.resolve import resolve_references
 from rulekb.kb.termbase.model import Termbase, default_termbase
 from rulekb.kb.termbase.sense import SenseResolver
 from rulekb.kb.text.matcher import Matcher, Pattern, analyse

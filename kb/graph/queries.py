@@ -34,7 +34,9 @@ import networkx as nx
 from rulekb.corpus.editions import chronological_rank
 from rulekb.corpus.errors import IndexMissingError, QueryError
 from rulekb.corpus.models import EDITIONS
-from rulekb.kb.knowledge import build_stamp
+from rulekb.kb.store import build_stamp, require_build
+from rulekb.kb.termbase.lookup import default_finder
+from rulekb.kb.text.fuzzy import close_matches, closest_values
 
 if TYPE_CHECKING:
     pass
@@ -99,10 +101,8 @@ class KnowledgeGraph:
     def node(self, node_id: str) -> dict[str, Any]:
         """A node's attributes with its id; unknown ids raise :class:`QueryError` with suggestions."""
         if node_id not in self.graph:
-            import difflib
-
             rules = [n for n, a in self.graph.nodes(data=True) if a.get("type") in ("rule", "source")]
-            close = difflib.get_close_matches(node_id, rules, n=5, cutoff=0.5)
+            close = close_matches(node_id, rules, n=5, cutoff=0.5)
             hint = f" Did you mean: {', '.join(close)}?" if close else " List ids with `rulekb nodes`."
             raise QueryError(f"Unknown node id {node_id!r}.{hint}")
         return {"id": node_id, **self.graph.nodes[node_id]}
@@ -270,8 +270,6 @@ class KnowledgeGraph:
         """Concept ids that ``text`` names: an id, an English term, a Russian rendering in any
         inflection, slang or an alias; best first, as the termbase's own lookup
         (:meth:`rulekb.kb.termbase.ConceptFinder.search`) ranks them."""
-        from rulekb.kb.termbase import default_finder
-
         wanted = text.strip()
         if concept_node(wanted) in self.graph:
             return [wanted]
@@ -279,20 +277,14 @@ class KnowledgeGraph:
 
     def suggestions(self, text: str, limit: int = 5) -> list[str]:
         """Concept ids whose id, English term or renderings look like ``text``."""
-        import difflib
-
-        names: dict[str, str] = {}
+        names: dict[str, list[str]] = {}
         for concept_id in self.concept_ids():
             attrs = self.concept(concept_id)
             for name in [concept_id, attrs["english"], *attrs.get("aliases", [])]:
-                names.setdefault(name.casefold(), concept_id)
+                names.setdefault(name.casefold(), [concept_id])
             for rendering in self.renderings(concept_id):
-                names.setdefault(rendering["text"].casefold(), concept_id)
-        out: list[str] = []
-        for name in difflib.get_close_matches(text.casefold(), list(names), n=limit * 3, cutoff=0.5):
-            if names[name] not in out:
-                out.append(names[name])
-        return out[:limit]
+                names.setdefault(rendering["text"].casefold(), [concept_id])
+        return closest_values(text.casefold(), names, n=limit, cutoff=0.5, pool=limit * 3)
 
     def _suggest(self, text: str) -> str:
         close = self.suggestions(text)
@@ -317,9 +309,7 @@ _CACHE: dict[Path, tuple[int, KnowledgeGraph]] = {}
 
 def load_graph(build_dir: Path | None = None) -> KnowledgeGraph:
     """The graph of the last good build (read once per build: re-read when the build's stamp,
-    :func:`rulekb.kb.knowledge.build_stamp`, changes)."""
-    from rulekb.kb.build import require_build
-
+    :func:`rulekb.kb.store.build_stamp`, changes)."""
     directory, stamp = build_stamp(require_build(build_dir))
     path = directory / "graph.json"
     if not path.is_file():

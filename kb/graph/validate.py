@@ -21,7 +21,8 @@ from rulekb.corpus.models import RuleNode
 from rulekb.corpus.parser import ParsedCorpus
 from rulekb.kb.graph.curation import LinkIssue, load_examples
 from rulekb.kb.graph.linker import Links, link
-from rulekb.kb.graph.references import Reference, page_span
+from rulekb.kb.graph.references import Reference
+from rulekb.kb.graph.resolve import page_span
 from rulekb.kb.termbase.model import Termbase, project_termbase
 from rulekb.kb.termbase.occurrences import rendering_stats
 

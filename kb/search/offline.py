@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from rulekb.kb.context import BuildContext
 from rulekb.kb.text.analysis import EN_IRREGULAR, EN_SUFFIXES, fold, stem_en
 
 __all__ = [
@@ -218,7 +219,7 @@ def _load(path: Path) -> list[dict[str, Any]]:
     return [d for d in data if isinstance(d, dict)] if isinstance(data, list) else []
 
 
-def stage_offline_index(ctx: Any) -> None:
+def stage_offline_index(ctx: BuildContext) -> None:
     """Build stage: write ``search-index.json`` from the artefacts the earlier stages wrote."""
     out: Path = ctx.out
     index = build_offline_index(

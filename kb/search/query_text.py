@@ -145,7 +145,7 @@ def detect_editions(text: str) -> list[str]:
 _EDITION_WORD_AFTER = re.compile(r"\s*" + _EDITION_WORD + r"\.?", re.IGNORECASE)
 
 
-def _strip_edition_words(text: str) -> str:
+def strip_edition_words(text: str) -> str:
     """The text without the words that name an edition (they are not about the rule)."""
     folded = fold(text)
     spans: list[tuple[int, int]] = []

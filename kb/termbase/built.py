@@ -20,9 +20,13 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from rulekb.kb.build import BuildContext, dump_json
+from rulekb.kb.context import BuildContext, dump_json
+from rulekb.kb.termbase.export import to_csv, to_tbx, to_tsv
+from rulekb.kb.termbase.lookup import kwic
 from rulekb.kb.termbase.model import Concept as TermConcept
-from rulekb.kb.termbase.model import IgnoredEnglish, Termbase
+from rulekb.kb.termbase.model import IgnoredEnglish, Termbase, default_termbase
+from rulekb.kb.termbase.occurrences import default_index
+from rulekb.kb.termbase.report import inconsistencies
 
 __all__ = [
     "EXPORTS",
@@ -137,16 +141,6 @@ def _row_json(row: Any) -> dict[str, Any]:
 
 def stage_termbase(ctx: BuildContext) -> None:
     """Build stage: the termbase, its KWIC lines, its inconsistency report and its exports."""
-    from rulekb.kb.termbase import (
-        default_index,
-        default_termbase,
-        inconsistencies,
-        kwic,
-        to_csv,
-        to_tbx,
-        to_tsv,
-    )
-
     termbase = default_termbase()
     index = default_index()
     dump_json(ctx.out / "termbase.json", termbase_to_json(termbase))

@@ -9,7 +9,6 @@ as one line naming the entry and the field (:class:`rulekb.corpus.errors.Termbas
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterator, Sequence
 from enum import StrEnum
 from functools import lru_cache
@@ -20,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from rulekb.corpus.errors import TermbaseError
 from rulekb.corpus.reader import load_manifest
+from rulekb.kb.datafile import read_toml
 from rulekb.kb.paths import DATA_DIR
 from rulekb.kb.text.analysis import lemma_key
 from rulekb.kb.text.matcher import is_caps
@@ -179,6 +179,18 @@ class IgnoredEnglish(BaseModel):
     """For an ignored heading: the source that prints it."""
 
 
+class TermsFile(BaseModel):
+    """The whole ``kb/data/terms.toml`` (its JSON Schema: ``kb/data/terms.schema.json``);
+    :func:`load_termbase` validates each entry with :class:`Concept` and :class:`IgnoredEnglish`
+    to name it in errors, then checks what spans entries (ids, related concepts, sources)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    schema_version: int = Field(default=1, alias="schema")
+    concept: tuple[Concept, ...] = ()
+    ignore: tuple[IgnoredEnglish, ...] = ()
+
+
 class Termbase:
     """The loaded termbase: concepts in file order, with lookups."""
 
@@ -266,12 +278,7 @@ def _validate_concept(path: Path, number: int, entry: Any, sources: set[str]) ->
 
 def load_termbase(path: Path = DEFAULT_TERMS) -> Termbase:
     """Read and validate a termbase file; the first problem raises :class:`TermbaseError`."""
-    if not path.is_file():
-        raise TermbaseError(f"Termbase {str(path)!r} not found: restore kb/data/terms.toml from git.")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise TermbaseError(f"{path.name}: not valid TOML: {exc}. Fix the syntax.") from exc
+    data = read_toml(path, TermbaseError, missing=f"Termbase {str(path)!r} not found: restore kb/data/terms.toml from git.")
     unknown = sorted(set(data) - {"schema", "concept", "ignore"})
     if unknown:
         raise TermbaseError(f"{path.name}: unknown top-level key {unknown[0]!r}; use [[concept]] and [[ignore]] tables.")

@@ -4,7 +4,6 @@ inflection, typos), inconsistency reports, a lint for draft translations, and a 
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from rulekb.kb.termbase.model import BAD_STATUSES, Concept, Status, Termbase, de
 from rulekb.kb.termbase.occurrences import TermIndex
 from rulekb.kb.termbase.sense import SenseResolver
 from rulekb.kb.text.analysis import fold, lemma_key
+from rulekb.kb.text.fuzzy import closest_values
 from rulekb.kb.text.inflect import inflect_like
 from rulekb.kb.text.matcher import Match, Matcher, Pattern, analyse, is_caps
 
@@ -132,15 +132,12 @@ class ConceptFinder:
         return [self.termbase[i] for i in ids]
 
     def closest(self, query: str, n: int = 5) -> list[str]:
-        """Concept ids whose id, English term or aliases look most like ``query`` (difflib)."""
+        """Concept ids whose id, English term or aliases look most like ``query`` (:mod:`rulekb.kb.text.fuzzy`)."""
         names: dict[str, list[str]] = defaultdict(list)
         for concept in self.termbase:
             for name in (concept.id, fold(concept.english), *(fold(a) for a in concept.aliases)):
                 names[name].append(concept.id)
-        out: list[str] = []
-        for name in difflib.get_close_matches(fold(query.strip()), list(names), n=n * 3, cutoff=0.5):
-            out.extend(c for c in names[name] if c not in out)
-        return out[:n]
+        return closest_values(fold(query.strip()), names, n=n, cutoff=0.5, pool=n * 3)
 
 
 # --- Inconsistencies ----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from rulekb.corpus.morph import morph
+from rulekb.kb.text.analysis import is_caps
 
 __all__ = ["inflect_like"]
 
@@ -117,11 +118,6 @@ def inflect_like(suggestion: str, draft: str, before: str = "") -> str:
             text = text.replace(original, _keep_case(original, form), 1)
     if draft_words[0][:1].isupper() and not text[:1].isupper():
         text = text[:1].upper() + text[1:]
-    elif draft_words[0][:1].islower() and text[:1].isupper() and not is_caps_word(fix_words[0]):
+    elif draft_words[0][:1].islower() and text[:1].isupper() and not is_caps(fix_words[0]):
         text = text[:1].lower() + text[1:]
     return text
-
-
-def is_caps_word(word: str) -> bool:
-    letters = [c for c in word if c.isalpha()]
-    return len(letters) > 1 and all(c.isupper() for c in letters)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rulekb.corpus.morph import is_known, morph
-from rulekb.kb.text.analysis import fold, lemma, tokens
+from rulekb.kb.text.analysis import fold, is_caps, lemma, tokens
 
 __all__ = ["Match", "Matcher", "Pattern", "Token", "analyse", "edit_distance", "is_caps"]
 
@@ -59,12 +59,6 @@ class Token:
     @property
     def caps(self) -> bool:
         return is_caps(self.original)
-
-
-def is_caps(text: str) -> bool:
-    """Written wholly in capitals, with at least two letters (a keyword form or abbreviation)."""
-    letters = [ch for ch in text if ch.isalpha()]
-    return len(letters) >= 2 and all(ch.isupper() for ch in letters)
 
 
 

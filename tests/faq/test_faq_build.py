@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import rulekb.kb.faq.entries
+import rulekb.kb.faq.loader
 from rulekb.kb.build import build
 from rulekb.kb.faq.entries import FaqError, load_built_faq, load_faq
 
@@ -23,12 +23,16 @@ def test_a_false_quote_fails_the_build_and_keeps_the_last_one(
     out = tmp_path / "build"
     out.mkdir()
     (out / "manifest.json").write_text('{"schema_version": 1}', encoding="utf-8")
-    text = rulekb.kb.faq.entries.FAQ_PATH.read_text(encoding="utf-8")
+    faq = tmp_path / "faq"
+    faq.mkdir()
+    for original in sorted(rulekb.kb.faq.loader.FAQ_DIR.glob("*.toml")):
+        (faq / original.name).write_text(original.read_text(encoding="utf-8"), encoding="utf-8")
+    path = faq / "10e-core.toml"
+    text = path.read_text(encoding="utf-8")
     first_quote = text.index("quotes = [")
     broken = text[: first_quote] + 'quotes = ["этой фразы нет в тексте", ' + text[first_quote + len("quotes = [") :]
-    path = tmp_path / "faq.toml"
     path.write_text(broken, encoding="utf-8")
-    monkeypatch.setattr(rulekb.kb.faq.entries, "FAQ_PATH", path)
+    monkeypatch.setattr(rulekb.kb.faq.loader, "FAQ_DIR", faq)
     with pytest.raises(FaqError, match="этой фразы нет в тексте"):
         build(out=out)
     assert (out / "manifest.json").read_text(encoding="utf-8") == '{"schema_version": 1}'

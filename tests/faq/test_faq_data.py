@@ -23,7 +23,7 @@ def _citing(source_id: str) -> list[FaqEntry]:
 
 
 def test_at_least_90_entries() -> None:
-    assert len(ENTRIES) >= 90, f"faq.toml has {len(ENTRIES)} entries; at least 90 are required"
+    assert len(ENTRIES) >= 90, f"the FAQ files have {len(ENTRIES)} entries; at least 90 are required"
 
 
 def test_ids_are_unique() -> None:

@@ -11,7 +11,7 @@ ENTRIES = load_faq()
 BY_ID = {entry.id: entry for entry in ENTRIES}
 EDITIONS = sorted({entry.edition for entry in ENTRIES})
 
-#: Questions written for measuring the matcher and never copied into faq.toml (held out):
+#: Questions written for measuring the matcher and never copied into the FAQ files (held out):
 #: (question, edition, id of the entry that answers it).
 HELD_OUT: tuple[tuple[str, str, str], ...] = (
     ("Можно ли после фолбэка стрелять из болтеров?", "10", "10e-fall-back-shoot-charge"),
@@ -144,7 +144,7 @@ COPY_SHARE = 0.75
 
 
 def _words(text: str) -> frozenset[str]:
-    from rulekb.kb.faq.entries import _terms
+    from rulekb.kb.faq.entries import faq_terms as _terms
 
     return frozenset(t for t in _terms(text) if not t.startswith("~"))
 

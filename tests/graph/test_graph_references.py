@@ -9,7 +9,8 @@ import pytest
 
 from rulekb.corpus.models import NodeKind, RuleNode
 from rulekb.corpus.parser import ParsedCorpus
-from rulekb.kb.graph.references import Reference, find_references, resolve_references
+from rulekb.kb.graph.references import Reference, find_references
+from rulekb.kb.graph.resolve import resolve_references
 
 
 def _leaf(text: str, source_id: str = "6e-assault", start: int = 10, page: int | None = None) -> RuleNode:

@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 from rulekb.kb.evaluation.retrieval import load_questions
-from rulekb.kb.faq.entries import _terms, load_faq
+from rulekb.kb.faq.entries import faq_terms as _terms
+from rulekb.kb.faq.entries import load_faq
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 HELD_OUT = (("eval.jsonl", "e-"), ("fresh.jsonl", ""))

@@ -8,7 +8,6 @@ words («не докатил чардж» → failed charge).
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -17,6 +16,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rulekb.corpus.errors import QueryError
+from rulekb.kb.context import BuildContext, dump_json
+from rulekb.kb.datafile import read_toml, validation_problem
 from rulekb.kb.paths import DATA_DIR
 from rulekb.kb.text.analysis import lemma, tokens
 
@@ -46,6 +47,41 @@ class Vocabulary:
     """English word → the Russian words of the texts (``kb/data/english.toml``)."""
 
 
+class SynonymGroup(BaseModel):
+    """``[[group]]``: words that stand for one another (lemmas or any inflected form)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    words: tuple[str, ...] = Field(min_length=2)
+
+
+class ParaphraseEntry(BaseModel):
+    """``[[paraphrase]]``: triggers (each a set of words that must all be in the question), the
+    concept it names and the words it adds."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    when: tuple[str, ...] = Field(min_length=1)
+    concept: str | None = None
+    words: tuple[str, ...] = ()
+
+
+class SynonymsFile(BaseModel):
+    """The whole ``kb/data/synonyms.toml`` (its JSON Schema: ``kb/data/synonyms.schema.json``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    group: tuple[SynonymGroup, ...] = ()
+    paraphrase: tuple[ParaphraseEntry, ...] = ()
+
+
+def _read_synonyms(path: Path) -> dict[str, Any]:
+    """The parsed ``synonyms.toml``, checked against :class:`SynonymsFile`."""
+    data = read_toml(path, QueryError, missing=f"{path}: the search vocabulary is missing; restore it from git.")
+    try:
+        SynonymsFile.model_validate(data)
+    except ValidationError as exc:
+        raise QueryError(f"{path.name}: {validation_problem(exc)}; see the comment at the top of the file.") from exc
+    return data
+
+
 @lru_cache(maxsize=1)
 def load_vocabulary(path: Path | None = None) -> Vocabulary:
     """Synonym groups and paraphrases; a missing file gives none, a broken one a :class:`QueryError`."""
@@ -53,11 +89,7 @@ def load_vocabulary(path: Path | None = None) -> Vocabulary:
     english = {"english": load_english()}
     if not path.is_file():
         return vocabulary_from_data(english)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise QueryError(f"{path.name}: not a search vocabulary ({exc}).") from exc
-    return vocabulary_from_data({**data, **english}, path.name)
+    return vocabulary_from_data({**_read_synonyms(path), **english}, path.name)
 
 
 def vocabulary_from_data(data: dict[str, Any], name: str = VOCABULARY_FILE.name) -> Vocabulary:
@@ -78,14 +110,12 @@ def vocabulary_from_data(data: dict[str, Any], name: str = VOCABULARY_FILE.name)
     return Vocabulary(groups, tuple(paraphrases), english)
 
 
-def stage_vocabulary(ctx: Any) -> None:
+def stage_vocabulary(ctx: BuildContext) -> None:
     """Build stage: the search vocabulary as the build serves it (``vocabulary.json``: the synonyms
     and paraphrases of ``synonyms.toml`` and the English words of ``english.toml``), checked."""
-    from rulekb.kb.build import dump_json
-
     data: dict[str, Any] = {}
     if VOCABULARY_FILE.is_file():
-        data = tomllib.loads(VOCABULARY_FILE.read_text(encoding="utf-8"))
+        data = _read_synonyms(VOCABULARY_FILE)
     data["english"] = {word: list(russian) for word, russian in load_english().items()}
     vocabulary_from_data(data)
     dump_json(ctx.out / VOCABULARY_JSON, data)
@@ -118,16 +148,11 @@ class EnglishVocabulary(BaseModel):
 def load_english(path: Path | None = None) -> dict[str, tuple[str, ...]]:
     """English word → Russian words; a broken file is a :class:`QueryError` naming the entry and the fix."""
     path = path or ENGLISH_FILE
+    raw = read_toml(path, QueryError, missing=f"{path}: the English search vocabulary is missing; restore it from git.")
     try:
-        data = EnglishVocabulary.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
-    except FileNotFoundError as exc:
-        raise QueryError(f"{path}: the English search vocabulary is missing; restore it from git.") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise QueryError(f"{path.name}: not valid TOML ({exc}); fix the syntax.") from exc
+        data = EnglishVocabulary.model_validate(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise QueryError(f"{path.name}: {where}: {first['msg']}; see the comment at the top of the file.") from exc
+        raise QueryError(f"{path.name}: {validation_problem(exc)}; see the comment at the top of the file.") from exc
     words: dict[str, tuple[str, ...]] = {}
     for entry in data.word:
         if entry.english in words:
@@ -165,7 +190,7 @@ SLANG_WORD_WEIGHT = 0.5
 
 
 @lru_cache(maxsize=4)
-def _synonym_map(vocabulary: Vocabulary | None = None) -> dict[str, tuple[str, ...]]:
+def synonym_map(vocabulary: Vocabulary | None = None) -> dict[str, tuple[str, ...]]:
     result: dict[str, list[str]] = {}
     for group in (vocabulary or load_vocabulary()).groups:
         keys = [lemma(word) for word in group]
@@ -175,7 +200,7 @@ def _synonym_map(vocabulary: Vocabulary | None = None) -> dict[str, tuple[str, .
 
 
 @lru_cache(maxsize=4)
-def _english_map(vocabulary: Vocabulary | None = None) -> dict[str, tuple[str, ...]]:
+def english_map(vocabulary: Vocabulary | None = None) -> dict[str, tuple[str, ...]]:
     result: dict[str, tuple[str, ...]] = {}
     for word, russian in (vocabulary or load_vocabulary()).english:
         keys = [t.text for t in tokens(word)]

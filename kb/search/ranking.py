@@ -1,0 +1,231 @@
+"""Ranking: BM25F over the weighted query clauses, then a rerank of the best leaves.
+
+Whoosh's BM25F scores (or :class:`rulekb.kb.search.knowledge_index.Postings`, which computes the same
+from the postings) are reranked in Python with features precomputed at build time
+(:class:`rulekb.kb.search.features.NodeFeatures`); the weights are in :mod:`rulekb.kb.search.weights`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from whoosh import query as wq
+
+from rulekb.kb.search.features import NodeFeatures
+from rulekb.kb.search.hits import Hit, make_hit
+from rulekb.kb.search.knowledge_index import KnowledgeIndex
+from rulekb.kb.search.query import NEAR_EDITIONS, ParsedQuery
+from rulekb.kb.search.snippets import fill_snippets
+from rulekb.kb.search.weights import (
+    CONCEPT_SHARE_POWER,
+    DIVERSIFY,
+    EXPANSION_FIELDS,
+    FIELDS,
+    IDF_FROM_TEXT,
+    KIND_FACTOR,
+    RERANK_DEPTH,
+    W_COVER,
+    W_DEFINES,
+    W_EDITION,
+    W_EDITION_NEAR,
+    W_FIRST,
+    W_HEADING,
+    W_MENTIONS,
+    W_NUMBERS,
+    W_SENTENCE,
+)
+
+__all__ = ["bm25_scores", "clauses", "search_parsed", "whoosh_scores"]
+
+
+def clauses(parsed: ParsedQuery, index: KnowledgeIndex | None = None) -> list[tuple[str, str, float]]:
+    """The weighted ``(field, term, boost)`` clauses of a query, OR-ed (their scores add up).
+
+    Question words («как», «можно», «the») are left out: they match most leaves, cost time and
+    decide nothing. Expansions (synonyms, translations, renderings) search the text and the
+    heading only. Terms the index does not know are skipped.
+    """
+    result: list[tuple[str, str, float]] = []
+    for term in parsed.terms:
+        if term.origin == "light":
+            continue
+        fields = FIELDS if term.origin in ("word", "correction", "variant") else EXPANSION_FIELDS
+        for name, boost in fields:
+            if index is not None:
+                if term.text not in index.field_terms[name]:
+                    continue
+                if name != "text" and IDF_FROM_TEXT:
+                    # one IDF per term, as BM25F has it: a word common in the rules stays weak
+                    # in a heading, where Whoosh alone would find it rare
+                    boost *= index.idf_ratio(name, term.text)
+            result.append((name, term.text, term.weight * boost))
+    for concept in parsed.concepts:
+        weight = index.concept_weight(concept) if index is not None else 1.0
+        weight *= parsed.concept_share.get(concept, 1.0) ** CONCEPT_SHARE_POWER
+        result.append(("concepts", concept, 0.6 * weight))
+        result.append(("defines", concept, 1.2 * weight))
+    return result
+
+
+def _whoosh_query(parsed: ParsedQuery, index: KnowledgeIndex | None = None) -> wq.Query | None:
+    """The same clauses as Whoosh query objects (never parsed from user text)."""
+    terms = [wq.Term(name, text, boost=boost) for name, text, boost in clauses(parsed, index)]
+    return wq.Or(terms) if terms else None
+
+
+def bm25_scores(index: KnowledgeIndex, parsed: ParsedQuery) -> list[tuple[float, int]]:
+    """``(score, docnum)`` of every matching leaf, BM25F over the query's clauses."""
+    allowed = index.edition_docs.get(parsed.explicit_edition) if parsed.explicit_edition else None
+    totals: dict[int, float] = {}
+    for name, term, boost in clauses(parsed, index):
+        for docnum, score in index.postings.scores(name, term):
+            totals[docnum] = totals.get(docnum, 0.0) + score * boost
+    if allowed is not None:
+        return [(score, docnum) for docnum, score in totals.items() if docnum in allowed]
+    return [(score, docnum) for docnum, score in totals.items()]
+
+
+def whoosh_scores(index: KnowledgeIndex, parsed: ParsedQuery) -> list[tuple[float, int]]:
+    """The same scores computed by Whoosh's own searcher (slower; the reference for tests)."""
+    query = _whoosh_query(parsed, index)
+    if query is None:
+        return []
+    filter_query = wq.Term("edition", parsed.explicit_edition) if parsed.explicit_edition else None
+    results = index.searcher.search(query, limit=None, filter=filter_query, terms=False)
+    return [(float(score), docnum) for score, docnum in results.top_n]
+
+
+@dataclass
+class _QueryFeatures:
+    """What the reranker needs of a query, computed once per query."""
+
+    words: dict[str, float]
+    """Lemma → weight × IDF of the question's own words (and translations)."""
+    total: float
+    units: list[tuple[frozenset[str], float, str | None]]
+    """One per content word: the terms that stand for it, its IDF weight, its concept."""
+    units_total: float
+    concept_weights: list[tuple[str, float]]
+
+    @classmethod
+    def of(cls, index: KnowledgeIndex, parsed: ParsedQuery) -> _QueryFeatures:
+        words = {
+            t.text: t.weight * index.idf(t.text) for t in parsed.terms if t.origin in ("word", "correction", "english", "variant")
+        }
+        units: list[tuple[frozenset[str], float, str | None]] = []
+        seen: set[str] = set()
+        for word in parsed.words:
+            if word.light or word.lemma in seen:
+                continue
+            seen.add(word.lemma)
+            known = [a for a in word.alternatives if a in index.vocabulary]
+            if known or word.concept is not None:
+                weight = max((index.idf(a) for a in known), default=index.max_idf)
+                units.append((frozenset(word.alternatives), weight, word.concept))
+        return cls(
+            words=words,
+            total=sum(words.values()) or 1.0,
+            units=units,
+            units_total=sum(w for _, w, _ in units) or 1.0,
+            concept_weights=[
+                (c, index.concept_weight(c) * parsed.concept_share.get(c, 1.0) ** CONCEPT_SHARE_POWER)
+                for c in parsed.concepts
+            ],
+        )
+
+
+def _rerank(
+    index: KnowledgeIndex, parsed: ParsedQuery, query: _QueryFeatures, features: NodeFeatures, base: float
+) -> float:
+    heading = set(features.heading_lemmas)
+    heading_share = sum(w for t, w in query.words.items() if t in heading) / query.total
+    bonus = W_HEADING * heading_share
+    if query.concept_weights:
+        total_weight = sum(w for _, w in query.concept_weights) or 1.0
+        defined = sum(w for c, w in query.concept_weights if c in features.defines)
+        mentioned = sum(w for c, w in query.concept_weights if c in features.concepts and c not in features.defines)
+        bonus += (W_DEFINES * defined + W_MENTIONS * mentioned) / total_weight
+    if (W_COVER or W_SENTENCE) and query.units:
+        here = index.text_terms[features.id] | heading
+        concepts = set(features.concepts) | set(features.defines)
+        covered = sum(
+            w for alternatives, w, concept in query.units if (concept in concepts) or not alternatives.isdisjoint(here)
+        )
+        bonus += W_COVER * covered / query.units_total
+        best = 0.0
+        for sentence in index.sentence_sets[features.id]:
+            share = sum(w for alternatives, w, _ in query.units if not alternatives.isdisjoint(sentence))
+            best = max(best, share)
+        bonus += W_SENTENCE * best / query.units_total
+    factor = KIND_FACTOR.get(features.kind, 0.9)
+    editions = parsed.editions
+    if editions:
+        if features.edition in editions:
+            factor *= 1.0 + W_EDITION
+        elif any(features.edition in NEAR_EDITIONS.get(e, ()) for e in editions):
+            factor *= 1.0 + W_EDITION_NEAR
+    if parsed.numbers:
+        text_terms = index.text_terms[features.id]
+        found = sum(1 for number in parsed.numbers if number in text_terms)
+        bonus += W_NUMBERS * found / len(parsed.numbers)
+    if features.first:
+        bonus += W_FIRST
+    return base * (1.0 + bonus) * factor
+
+
+def search_parsed(
+    index: KnowledgeIndex,
+    parsed: ParsedQuery,
+    limit: int = 10,
+    *,
+    rerank: bool = True,
+    snippets: bool = True,
+    use_whoosh: bool = False,
+) -> list[Hit]:
+    """Rank the leaves for an already parsed query (``snippets=False`` leaves them empty)."""
+    matched = (whoosh_scores if use_whoosh else bm25_scores)(index, parsed)
+    top = sorted(matched, key=lambda pair: (-pair[0], pair[1]))[: max(RERANK_DEPTH, limit)]
+    scored: list[tuple[float, int, NodeFeatures]] = []
+    query = _QueryFeatures.of(index, parsed) if rerank else None
+    for base, docnum in top:
+        features = index.by_docnum[docnum]
+        score = _rerank(index, parsed, query, features, float(base)) if query is not None else float(base)
+        scored.append((score, index.order[features.id], features))
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    if parsed.compare and len(parsed.editions) > 1:
+        scored = _lead_with_each_edition(scored, parsed.editions)
+    elif not parsed.editions and DIVERSIFY:
+        scored = _diversify(scored)
+    hits = [make_hit(features, score) for score, _, features in scored[:limit]]
+    if snippets:
+        fill_snippets(parsed, hits, index)
+    return hits
+
+
+def _lead_with_each_edition(
+    scored: list[tuple[float, int, NodeFeatures]], editions: Sequence[str]
+) -> list[tuple[float, int, NodeFeatures]]:
+    """A comparison: the best leaf of each named edition first (in score order), then the rest."""
+    leaders: list[tuple[float, int, NodeFeatures]] = []
+    for edition in editions:
+        best = next((item for item in scored if item[2].edition == edition), None)
+        if best is not None and best not in leaders:
+            leaders.append(best)
+    leaders.sort(key=lambda item: (-item[0], item[1]))
+    return leaders + [item for item in scored if item not in leaders]
+
+
+def _diversify(scored: list[tuple[float, int, NodeFeatures]]) -> list[tuple[float, int, NodeFeatures]]:
+    """With no edition named, let the best leaf of another edition take second place when it scores
+    nearly as well as the first: the player sees both editions' rule before the first one's details."""
+    if len(scored) < 3:
+        return scored
+    top_score, _, top = scored[0]
+    for position in range(2, min(len(scored), RERANK_DEPTH)):
+        score, _, features = scored[position]
+        if score < DIVERSIFY * top_score:
+            break
+        if features.edition != top.edition and all(f.edition == top.edition for _, _, f in scored[1:position]):
+            return [scored[0], scored[position], *scored[1:position], *scored[position + 1 :]]
+    return scored

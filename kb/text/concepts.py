@@ -1,0 +1,366 @@
+"""Concept detection in a question: lemma n-grams against every rendering, alias, English term
+and abbreviation of the termbase, in any inflection, plus a fuzzy match for slang
+(«бэтлшок» ≈ «баттл-шок», «зачарджил» → «чардж»). Part of query understanding (:mod:`rulekb.kb.search.query`);
+the matcher over the project's termbase is :func:`rulekb.kb.search.concepts.default_matcher`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rulekb.corpus.morph import is_known
+from rulekb.kb.text.analysis import Term, fold, is_caps, tokens
+from rulekb.kb.text.vocabulary import LIGHT_WORDS
+
+# --- concepts ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConceptEntry:
+    """What search needs of a termbase concept (an adapter over ``rulekb.kb.termbase.model.Concept``)."""
+
+    id: str
+    english: str
+    phrases: tuple[tuple[str, str, str], ...]
+    """``(text, origin, source_id)``: origin is rendering / alias / english / abbreviation;
+    source_id is set for renderings only."""
+    title: str = ""
+    """The Russian term to show (the recommended rendering), or the English term."""
+    keyword: bool = False
+    """A keyword or named rule of the rules (КТ «Отряд»): an everyday word typed in lower case
+    names it only when no other concept has that word."""
+
+
+def concept_entries(termbase: Iterable[Any]) -> list[ConceptEntry]:
+    """A termbase's concepts as :class:`ConceptEntry` objects (the project's or a build's)."""
+    entries = []
+    for concept in termbase:
+        phrases: list[tuple[str, str, str]] = [(concept.english, "english", "")]
+        if concept.abbreviation:
+            phrases.append((concept.abbreviation, "abbreviation", ""))
+        phrases += [(alias, "alias", "") for alias in concept.aliases]
+        phrases += [(r.text, "rendering", r.source) for r in concept.rendering]
+        title = getattr(concept, "recommended", "") or concept.english
+        keyword = bool(getattr(concept, "keyword", False))
+        entries.append(ConceptEntry(concept.id, concept.english, tuple(phrases), title, keyword))
+    return entries
+
+
+#: Words shorter than this are matched to slang exactly (one edit turns «ковер» into «ховер»).
+FUZZY_MIN_LENGTH = 6
+_RU_VERB_PREFIXES = ("пере", "за", "от", "вы", "по", "про", "на", "с", "раз", "у", "до")
+
+
+def slang_key(word: str) -> str:
+    """A spelling-insensitive key for slang: ё/э→е, о→а (an unstressed «о» sounds «а»: «ковер» is
+    «кавер»), no hyphens or spaces, no soft or hard signs, doubled letters single.
+
+    «баттл-шок», «батлшок» give the same key; «бэтлшок» is one letter away.
+    """
+    text = fold(word).replace("э", "е").replace("о", "а").replace("ъ", "").replace("ь", "")
+    text = re.sub(r"[\s\-'’]", "", text)
+    return re.sub(r"(.)\1+", r"\1", text)
+
+
+_LATIN_SOUNDS = (
+    ("tion", "шн"), ("sion", "шн"), ("sh", "ш"), ("th", "т"),
+    ("ph", "ф"), ("qu", "кв"), ("wh", "в"), ("x", "кс"), ("w", "в"), ("j", "дж"), ("q", "к"),
+    ("b", "б"), ("d", "д"), ("f", "ф"), ("g", "г"), ("h", "х"), ("k", "к"), ("l", "л"), ("m", "м"),
+    ("n", "н"), ("p", "п"), ("r", "р"), ("s", "с"), ("t", "т"), ("v", "в"), ("z", "з"),
+)
+_CYRILLIC_SOUNDS = (("дж", "г"), ("ж", "г"), ("тч", "ч"), ("тш", "ч"), ("щ", "ш"), ("з", "с"), ("ц", "тс"))
+#: Transliteration keys shorter than this are not matched (too many words share them).
+TRANSLIT_MIN_LENGTH = 4
+
+
+def _translit_word(term: Term) -> bool:
+    """Can this word be part of a transliterated English name? A Cyrillic word with a consonant,
+    not a question or function word («моими»; but «ту» of «гоу ту граунд» may be «to»), and not a
+    fragment («ке» of «7ке»): a word under three letters must be a dictionary word."""
+    original = term.original
+    function_word = fold(original) in LIGHT_WORDS or (len(original) > 3 and term.text in LIGHT_WORDS)
+    return (
+        _CYRILLIC_WORD.fullmatch(original) is not None
+        and not function_word
+        and bool(translit_key(original))
+        and (len(original) >= 3 or is_known(original))
+    )
+
+
+def translit_key(text: str) -> str:
+    """The consonants of a phrase as it sounds, the same for an English rule name and a player's
+    Cyrillic spelling of it: «гоу ту граунд» and «Go to Ground» both give «гтгрнд», «хазардус» and
+    «Hazardous» «хсрдс», «чардж» and «charge» «чрг». English letters become the Cyrillic ones they
+    sound as; vowels, signs and doubled letters (within a word) are dropped; «дж», «ж» and a soft
+    «g» are one sound, so are «з» and «s»."""
+    sounds = fold(text).replace("tch", "ч").replace("sch", "ск").replace("ch", "ч").replace("ck", "k")
+    sounds = re.sub(r"c(?=[eiy])", "s", sounds).replace("c", "k")
+    sounds = re.sub(r"g(?=[eiy])", "j", sounds)
+    for sound, letter in (*_LATIN_SOUNDS, *_CYRILLIC_SOUNDS):
+        sounds = sounds.replace(sound, letter)
+    words = (re.sub(r"[^бвгдклмнпрстфхчш]", "", word) for word in sounds.split())
+    return "".join(re.sub(r"(.)\1+", r"\1", word) for word in words)
+
+
+#: The longest run of words read as one transliterated English name («лук аут сэр»).
+TRANSLIT_MAX_WORDS = 4
+
+
+def _translit_keys(phrase: str) -> set[str]:
+    """The keys an English name or alias is found by: its own, without a final plural «s»
+    («Strategic Reserves» ~ «стратеджик резерв»), and with «h» heard as «г» («heroic» ~ «героик»)."""
+    key = translit_key(phrase)
+    keys = {key}
+    if re.search(r"[a-z]s\W*$", phrase, re.IGNORECASE):
+        keys.add(key[:-1])
+    keys |= {k.replace("х", "г") for k in keys}
+    return {k for k in keys if len(k) >= TRANSLIT_MIN_LENGTH}
+
+
+def deletions(word: str) -> set[str]:
+    """Every word one deletion away from ``word`` (the symmetric-delete index of slang and spelling)."""
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+@dataclass(frozen=True)
+class _Phrase:
+    key: tuple[str, ...]
+    concept: str
+    origin: str
+    source: str
+    text: str
+    keyword_caps: bool
+    """A rendering printed wholly in capitals: on the text side it matches capitals only."""
+    short: bool
+    """One token of at most three characters (an abbreviation): matched by exact surface form."""
+
+
+@dataclass(frozen=True)
+class ConceptMatch:
+    """A concept found in a text: which tokens, by which phrase."""
+
+    concept: str
+    start: int
+    """Index of the first matched token."""
+    end: int
+    """Index after the last matched token."""
+    phrase: str
+    origin: str
+    fuzzy: bool = False
+
+
+_CYRILLIC_WORD = re.compile(r"[а-яёА-ЯЁ]+")
+
+
+def _is_abbreviation(text: str) -> bool:
+    """At most three characters and not an ordinary lower-case Russian word («ап», «ОС», «WS», «D6»,
+    but not «лес» or «дым», which match by lemma like any word)."""
+    if len(text) > 3:
+        return False
+    if _CYRILLIC_WORD.fullmatch(text) and not is_caps(text, min_letters=1):
+        return not is_known(text)
+    return True
+
+
+class ConceptMatcher:
+    """Finds termbase concepts in a token sequence by lemma n-grams (any inflection, any language)."""
+
+    MAX_WORDS = 7
+
+    def __init__(self, concepts: Sequence[ConceptEntry], editions: dict[str, str] | None = None) -> None:
+        self.concepts = {c.id: c for c in concepts}
+        #: source id → edition, for a matcher over a build (its manifest); empty: the corpus manifest
+        self.editions: dict[str, str] = dict(editions or {})
+        self._by_first: dict[str, list[_Phrase]] = {}
+        self._slang: dict[str, set[str]] = {}
+        self._slang_deletes: dict[str, set[str]] = {}
+        self._rendering_lemmas: dict[str, set[str]] = {}
+        self._translit: dict[str, set[str]] = {}
+        #: transliteration key → the most words a name with that key has («battle-shock»: 2)
+        self._translit_words: dict[str, int] = {}
+        seen: set[tuple[tuple[str, ...], str, bool, str]] = set()
+        for concept in concepts:
+            for text, origin, source in concept.phrases:
+                terms = [t for t in tokens(text)]
+                key = tuple(t.text for t in terms)
+                if not key or len(key) > self.MAX_WORDS:
+                    continue
+                caps = origin == "rendering" and is_caps(text, min_letters=1) and len(text) > 3
+                short = len(key) == 1 and _is_abbreviation(text.strip())
+                if len(key) == 1 and not short and len(text.strip()) >= 4:
+                    # every spelling, even one whose lemma another phrase has («мортал», «морталы»)
+                    slang = slang_key(text)
+                    self._slang.setdefault(slang, set()).add(concept.id)
+                    for deleted in deletions(slang):
+                        self._slang_deletes.setdefault(deleted, set()).add(slang)
+                marker = (key, concept.id, caps, text.strip() if short else "")
+                if marker in seen:
+                    continue
+                seen.add(marker)
+                phrase = _Phrase(key, concept.id, origin, source, text.strip(), caps, short)
+                self._by_first.setdefault(key[0], []).append(phrase)
+        for phrases in self._by_first.values():
+            phrases.sort(key=lambda p: -len(p.key))
+        for concept in concepts:
+            for text, origin, _ in concept.phrases:
+                if origin in ("english", "alias"):
+                    for sounds in _translit_keys(text):
+                        self._translit.setdefault(sounds, set()).add(concept.id)
+                        words = len(re.findall(r"[^\W\d_]+", text))
+                        self._translit_words[sounds] = max(self._translit_words.get(sounds, 0), words)
+
+    def __bool__(self) -> bool:
+        return bool(self.concepts)
+
+    def rendering_lemmas(self, concept_id: str) -> set[str]:
+        """Every lemma of the concept's printed renderings."""
+        cached = self._rendering_lemmas.get(concept_id)
+        if cached is None:
+            concept = self.concepts.get(concept_id)
+            phrases = concept.phrases if concept is not None else ()
+            cached = {t.text for text, origin, _ in phrases if origin == "rendering" for t in tokens(text)}
+            self._rendering_lemmas[concept_id] = cached
+        return cached
+
+    def match_terms(self, terms: Sequence[Term], *, query: bool, raw: str = "") -> list[ConceptMatch]:
+        """Concepts in ``terms`` (the output of :func:`rulekb.kb.text.analysis.tokens` over ``raw``).
+
+        ``query=True`` relaxes case (players type «ws», «ап»); on the text side a capitals-only
+        rendering matches capitals only and abbreviations match their exact spelling.
+        """
+        matches: list[ConceptMatch] = []
+        texts = [t.text for t in terms]
+        count = len(terms)
+        index = 0
+        while index < count:
+            best: list[_Phrase] = []
+            for phrase in self._by_first.get(texts[index], ()):
+                size = len(phrase.key)
+                if best and size < len(best[0].key):
+                    break
+                if tuple(texts[index : index + size]) != phrase.key:
+                    continue
+                if not self._accept(phrase, terms, index, size, query=query, raw=raw):
+                    continue
+                best.append(phrase)
+            if best and query and len(best) > 1:
+                best = self._prefer_words(best, terms[index : index + len(best[0].key)])
+            if best:
+                size = len(best[0].key)
+                for phrase in best:
+                    matches.append(ConceptMatch(phrase.concept, index, index + size, phrase.text, phrase.origin))
+                index += size
+            else:
+                index += 1
+        if query and self._translit:
+            matches = self._match_transliterations(terms, matches)
+        return matches
+
+    def _match_transliterations(self, terms: Sequence[Term], matches: list[ConceptMatch]) -> list[ConceptMatch]:
+        """Add the English rule names a player spelt in Cyrillic («гоу ту граунд», «летал хитс»):
+        runs of Cyrillic words, at least one of them no dictionary word, whose sounds
+        (:func:`translit_key`) are those of an English term or alias. A longer run wins over the
+        shorter matches inside it («летал» alone would be «fly»)."""
+        added: list[ConceptMatch] = []
+        replaced: set[int] = set()
+        index = 0
+        while index < len(terms):
+            for size in range(TRANSLIT_MAX_WORDS, 0, -1):
+                end = index + size
+                window = terms[index:end]
+                if len(window) < size:
+                    continue
+                touching = [i for i, m in enumerate(matches) if m.start < end and m.end > index]
+                if any(matches[i].start < index or matches[i].end > end for i in touching):
+                    continue
+                if touching and size == max(matches[i].end - matches[i].start for i in touching):
+                    continue  # no longer than what the termbase matched there already
+                originals = [t.original for t in window]
+                if not all(_translit_word(t) for t in window) or all(is_known(o) for o in originals):
+                    continue
+                phrase = " ".join(originals)
+                sounds = translit_key(phrase)
+                found = self._translit.get(sounds)
+                if found and size <= self._translit_words[sounds]:
+                    added += [ConceptMatch(c, index, end, phrase, "alias", fuzzy=True) for c in sorted(found)]
+                    replaced.update(touching)
+                    index = end
+                    break
+            else:
+                index += 1
+        if not added:
+            return matches
+        kept = [m for i, m in enumerate(matches) if i not in replaced]
+        return sorted([*kept, *added], key=lambda m: m.start)
+
+    def _prefer_words(self, best: list[_Phrase], typed: Sequence[Term]) -> list[_Phrase]:
+        """Of several concepts named by the same words, drop a keyword reached only through its
+        printed name (Kill Team's rule «Отряд») when the words were typed in lower case and an
+        ordinary concept («unit», whose alias «отряд» is the everyday word) has them too."""
+        if all(is_caps(t.original, min_letters=1) for t in typed):
+            return best
+        by_alias = {p.concept for p in best if p.origin != "rendering"}
+        named_only = {
+            p.concept for p in best if self._is_keyword(p.concept) and p.concept not in by_alias
+        }
+        plain = [p for p in best if p.concept not in named_only]
+        return plain or best
+
+    def _is_keyword(self, concept_id: str) -> bool:
+        concept = self.concepts.get(concept_id)
+        return concept is not None and concept.keyword
+
+    def _accept(self, phrase: _Phrase, terms: Sequence[Term], index: int, size: int, *, query: bool, raw: str) -> bool:
+        first = terms[index]
+        if phrase.short:
+            original = first.original
+            if len(phrase.text) == 1:
+                # a one-letter characteristic (S, T, W, A, I, M) only right before a value: «S3», «T 4»
+                following = raw[first.end : first.end + 2] if raw else ""
+                return original == phrase.text and re.match(r"\s?[\d(]", following) is not None
+            if query:
+                if fold(original) != fold(phrase.text):
+                    return False
+                # «ПО» (victory points) is not the preposition «по», «HoW» is not «how»: an
+                # abbreviation typed in another case counts only when it is not an everyday word
+                if original == phrase.text:
+                    return True
+                everyday = first.text in LIGHT_WORDS or (
+                    _CYRILLIC_WORD.fullmatch(original) is not None and is_known(original)
+                )
+                return not everyday
+            return original == phrase.text or (fold(original) == fold(phrase.text) and is_caps(original, min_letters=1))
+        if phrase.keyword_caps and not query:
+            return all(is_caps(t.original, min_letters=1) for t in terms[index : index + size])
+        return True
+
+    def fuzzy(self, word: str, *, edits: bool = True) -> set[str]:
+        """Concepts whose one-word slang/alias is ``word`` spelt another way, its stem, or (with
+        ``edits``) within one edit of it."""
+        key = slang_key(word)
+        if len(key) < 4:
+            return set()
+        found = set(self._slang.get(key, ()))
+        if found:
+            return found
+        candidates = {key}
+        for prefix in _RU_VERB_PREFIXES:
+            if key.startswith(prefix) and len(key) - len(prefix) >= 4:
+                candidates.add(key[len(prefix) :])
+        for candidate in candidates:
+            # the slang word inflected or derived: «рерольнуть» ← «реролл», «дипстрайкнуться» ← «дипстрайк»
+            for cut in range(len(candidate), 3, -1):
+                stem = candidate[:cut]
+                if stem in self._slang and len(stem) >= max(4, len(candidate) - 6):
+                    found |= self._slang[stem]
+            if found:
+                return found
+        if edits and len(key) >= FUZZY_MIN_LENGTH:
+            for deleted in {key} | deletions(key):
+                for slang in self._slang_deletes.get(deleted, set()) | ({deleted} & self._slang.keys()):
+                    if abs(len(slang) - len(key)) <= 1:
+                        found |= self._slang[slang]
+        return found
