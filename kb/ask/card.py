@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rulekb.corpus.editions import default_edition, display_rank
-from rulekb.kb.ask.card_compare import engine_line, what_changed
+from rulekb.kb.ask.card_compare import engine_line, what_changed, with_second_ruling
 from rulekb.kb.ask.card_editions import (
     CONFIRM_HITS,
     PER_EDITION_SHARE,
@@ -240,6 +240,8 @@ def _parts(index: Any, parsed: Any, question: str, editions: Sequence[str], by_e
             continue
         part = ruling_part(index, marked, parsed, question, edition, edition_hits, weights, numbers, form, lang,
                            use_faq, gates, faq_matches)
+        if part is not None and comparison:
+            part = with_second_ruling(index, marked, part, edition_hits, weights, numbers, form)
         if part is not None:
             parts.append(part)
     return parts

@@ -3,16 +3,49 @@ mechanic (overwatch, charge, Leadership against Battle-shock, to-hit in melee) t
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from typing import Any
 
 from rulekb.engine import compare as ec
 from rulekb.kb.ask.card_english import number_lead
-from rulekb.kb.ask.card_parts import Part
+from rulekb.kb.ask.card_parts import Part, marked_sentences
 from rulekb.kb.ask.labels import edition_label
+from rulekb.kb.text.sentences import choose
 
-__all__ = ["engine_line", "what_changed"]
+__all__ = ["MAX_PART", "SECOND_PASSAGES", "engine_line", "what_changed", "with_second_ruling"]
+
+#: A comparison's part also reads this many of the edition's next passages for a second ruling.
+SECOND_PASSAGES = 2
+#: Longest comparison part (characters), cut at a sentence end.
+MAX_PART = 1500
+
+
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    end = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
+    return head[: end + 1] if end > limit // 2 else head.rsplit(" ", 1)[0] + "…"
+
+
+def with_second_ruling(index: Any, marked: dict[str, Any], part: Part, hits: Sequence[Any],
+                       weights: dict[str, float], numbers: set[str], form: str) -> Part:
+    """A comparison's part from the text, with the ruling of the edition's next passages added: the
+    defining passage of a mechanic often states what it is, while the edition's next passage rules
+    on the case asked (two models instead of one for a unit of seven, a character's bodyguard)."""
+    if part.source != "text":
+        return part
+    rest = [h for h in hits if h.node_id != part.node_id and h.node_id in index.features][:SECOND_PASSAGES]
+    candidates = [(h.node_id, h.kind, marked_sentences(marked, index.features[h.node_id])) for h in rest]
+    extra = choose(candidates, weights, numbers, form) if candidates else None
+    if extra is None or extra.text in part.text:
+        return part
+    node = index.features[extra.node_id]
+    citation = {"source_id": node.source_id, "lines": list(node.lines), "quote": extra.text}
+    return dataclasses.replace(part, text=_cut(f"{part.text} {extra.text}", MAX_PART),
+                               citations=[*part.citations, citation])
 
 
 def what_changed(parts: Sequence[Part], lang: str) -> str:

@@ -197,3 +197,19 @@ def test_a_terminology_question_naming_two_terms_lists_both(built: Path) -> None
     check_card(card)
     assert card["kind"] == "terminology" and card["concepts"] == ["pile-in", "consolidate"]
     assert card["text"].count("как передан в текстах") == 2
+
+
+def test_a_comparison_part_adds_the_ruling_of_the_edition_s_next_passage(built: Path) -> None:
+    from rulekb.kb.ask.card_compare import MAX_PART
+
+    card = ask("Чем отличается отступление в 7-й и 10-й?", build_dir=built)["card"]
+    check_card(card)
+    assert card["kind"] == "comparison"
+    for part in card["per_edition"]:
+        cited = [c for c in card["citations"] if c["quote"] and c["quote"][:60] in part["text"]]
+        assert len(cited) >= 1 and len(part["text"]) <= MAX_PART + 300  # the English line sits above
+    # at least one edition's part reads a second passage of its book, cited with its own lines
+    by_source: dict[str, set[tuple[int, int]]] = {}
+    for citation in card["citations"]:
+        by_source.setdefault(citation["source_id"], set()).add(tuple(citation["lines"]))
+    assert any(len(lines) >= 2 for lines in by_source.values())
