@@ -36,6 +36,7 @@ from rulekb.kb.ask.form import (
     concept_editions,
     edition_vocabulary,
     implied_editions,
+    older_editions_asked,
     question_form,
     vocabulary_editions,
 )
@@ -144,7 +145,9 @@ def build_card(
     named = list(parsed.editions)
     implied = [] if named else _implied(build_dir, parsed, hits)
     if form == "terminology":
-        card = _terminology(build_dir, question, parsed.concepts, named or implied, lang)
+        older = older_editions_asked(question)
+        asked = list(dict.fromkeys(older + named)) if older else named or implied
+        card = _terminology(build_dir, question, parsed.concepts, asked, lang, parsed.concept_phrases)
         if card is not None:
             card["form"] = form
             return card, []
@@ -184,10 +187,10 @@ def _implied(build_dir: Path, parsed: Any, hits: Sequence[Any]) -> list[str]:
 
 
 def _terminology(build_dir: Path, question: str, concepts: Sequence[str], editions: Sequence[str],
-                 lang: str) -> dict[str, Any] | None:
+                 lang: str, phrases_of: dict[str, Sequence[str]] | None = None) -> dict[str, Any] | None:
     """The terminology card: each term asked, its renderings per book, one term after another."""
     cards = [c for c in (terminology_card(build_dir, concept, editions, lang)
-                         for concept in pick_concepts(build_dir, question, concepts)) if c is not None]
+                         for concept in pick_concepts(build_dir, question, concepts, phrases_of)) if c is not None]
     if not cards:
         return None
     card = cards[0]

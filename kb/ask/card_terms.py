@@ -75,6 +75,8 @@ def pick_concept(build_dir: Path, question: str, concepts: Sequence[str]) -> str
     names = _english_names(str(path), path.stat().st_mtime) if phrases and path.is_file() else ()
     for phrase in phrases:
         for name, pattern, concept_id in names:
+            if detect_editions(name):
+                continue  # a book's name («Kill Team») asks which book, not which term
             hit = name == phrase or (len(name) > 3 and pattern.search(phrase))
             if hit and (best is None or len(name) > best[0]):
                 best = (len(name), concept_id)
@@ -90,7 +92,8 @@ def pick_concept(build_dir: Path, question: str, concepts: Sequence[str]) -> str
 MAX_TERMS = 3
 
 
-def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str]) -> list[str]:
+def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str],
+                  phrases_of: dict[str, Sequence[str]] | None = None) -> list[str]:
     """Every concept a terminology question asks about («Как переведены Battle-shock и Desperate
     Escape?»): each English term or alias the question quotes, longest first and not overlapping,
     in the question's order; else the one :func:`pick_concept` finds."""
@@ -112,7 +115,41 @@ def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str]) -> li
     if len(picked) >= 2:
         return picked[:MAX_TERMS]
     one = pick_concept(build_dir, question, concepts)
-    return [one] if one is not None else []
+    if one is None:
+        return []
+    if picked:
+        # one English name several concepts share (Overwatch: the older books' action and the
+        # 10th edition's stratagem): each concept under that name gets its block
+        return _sharing_name(build_dir, question, one)[:MAX_TERMS]
+    known = records(build_dir)
+    asked, words = [], set()
+    for c in concepts:
+        said = tuple((phrases_of or {}).get(c, ())) or (c,)
+        if c in known and c not in GENERIC and said not in words:  # one of the concepts sharing words
+            asked.append(c)
+            words.add(said)
+    if len(asked) >= 2 and _JOINED.search(question):
+        # «фаза чарджа и сам чардж»: the terms named in Russian, joined by «и»
+        return list(dict.fromkeys([one, *asked]))[:MAX_TERMS]
+    return [one]
+
+
+#: Concepts too general to be the term a translator asks about when they only sit around it.
+GENERIC = frozenset({"model", "unit", "enemy", "friendly", "weapon", "attack", "attacks", "army", "turn"})
+_JOINED = re.compile(r"\s(?:и|а\s+также|and)\s", re.IGNORECASE)
+
+
+def _sharing_name(build_dir: Path, question: str, concept: str) -> list[str]:
+    """``concept`` and every other concept the question's English name (its term or an alias) also names."""
+    path = build_dir / "terms.json"
+    names = _english_names(str(path), path.stat().st_mtime)
+    quoted: set[str] = set()
+    for phrase in _latin_phrases(question):
+        found = [name for name, pattern, c in names if c == concept and (name == phrase or pattern.search(phrase))]
+        if found:
+            quoted.add(max(found, key=len))  # "Fire Overwatch" is the stratagem alone, "Overwatch" both
+    others = [c for name, _, c in names if name in quoted and c != concept]
+    return list(dict.fromkeys([concept, *others]))
 
 
 def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lang: str) -> dict[str, Any] | None:

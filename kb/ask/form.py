@@ -28,6 +28,7 @@ __all__ = [
     "FORMS",
     "concept_editions",
     "implied_editions",
+    "older_editions_asked",
     "question_form",
 ]
 
@@ -220,3 +221,16 @@ def vocabulary_editions(question_lemmas: Sequence[str], vocabulary: dict[tuple[s
     if default in common:  # the default edition leads unmarked questions anyway; only older books' words imply
         return []
     return [e for e in display_order() if e != default and e in common]
+
+
+_OLDER = re.compile(r"\b(?:стар\w*|прошл\w+|прежн\w+|предыдущ\w+|older|earlier|previous|past)\s+(?:\w+\s+)?"
+                    r"(?:книг\w*|редакц\w*|перевод\w*|издани\w*|books?|editions?|translations?|texts?)", re.IGNORECASE)
+
+
+def older_editions_asked(question: str) -> list[str]:
+    """The editions «в старых книгах», «в разных старых переводах», "in the older editions" mean:
+    every edition but the default (the newest), in display order; none when the question says nothing of it."""
+    if not _OLDER.search(question):
+        return []
+    default = default_edition()
+    return [e for e in display_order() if e != default]

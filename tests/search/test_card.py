@@ -213,3 +213,50 @@ def test_a_comparison_part_adds_the_ruling_of_the_edition_s_next_passage(built: 
     for citation in card["citations"]:
         by_source.setdefault(citation["source_id"], set()).add(tuple(citation["lines"]))
     assert any(len(lines) >= 2 for lines in by_source.values())
+
+
+def test_a_terminology_question_gets_every_concept_its_english_name_names(built: Path) -> None:
+    from rulekb.kb.ask.card_terms import pick_concepts, records
+
+    known = records(built)
+    sharing = [c for c, r in known.items() if "overwatch" in {str(a).lower() for a in r.get("aliases", [])}
+               | {str(r.get("english", "")).lower()}]
+    assert len(sharing) >= 2  # the older books' action and the 10th edition's stratagem
+    assert set(pick_concepts(built, "How is Overwatch rendered in the books?", [])) == set(sharing)
+    # the longer name is one concept only
+    assert pick_concepts(built, "How is Fire Overwatch rendered?", []) == ["fire-overwatch"]
+    card = ask("Как в разных книгах переведён Overwatch?", build_dir=built)["card"]
+    assert card["kind"] == "terminology" and set(card["concepts"]) == set(sharing)
+    assert {p["edition"] for p in card["per_edition"]} >= {"10", "6", "kt"}
+
+
+def test_a_book_s_name_is_never_the_term_asked(built: Path) -> None:
+    from rulekb.kb.ask.card_terms import pick_concept
+
+    assert pick_concept(built, "Как в Kill Team называется charge?", ["kill-team", "charge"]) == "charge"
+
+
+def test_terms_named_in_russian_and_joined_each_get_a_block(built: Path) -> None:
+    from rulekb.kb.ask.card_terms import pick_concepts
+    from rulekb.kb.search.searcher import get_index
+
+    index = get_index(built)
+    question = "Как в тексте переведены зона поражения и отступление?"
+    parsed = index.parse(question)
+    picked = pick_concepts(built, question, parsed.concepts, parsed.concept_phrases)
+    assert picked[0] == "engagement-range" and len(picked) == 2  # «отступление»: one of the concepts sharing it
+    alone = "Как переведена зона поражения?"
+    assert pick_concepts(built, alone, index.parse(alone).concepts) == ["engagement-range"]
+
+
+def test_older_books_asked_are_every_edition_but_the_newest(built: Path) -> None:
+    from rulekb.corpus.editions import default_edition, display_order
+    from rulekb.kb.ask.form import older_editions_asked
+
+    older = older_editions_asked("Как в старых книгах называется charge?")
+    assert older == [e for e in display_order() if e != default_edition()]
+    assert older_editions_asked("Как в разных старых переводах назван Overwatch?") == older
+    assert older_editions_asked("How is charge rendered in the older editions?") == older
+    assert older_editions_asked("Как переведён charge?") == []
+    card = ask("Как в старых книгах (Kill Team и другие) называется charge?", build_dir=built)["card"]
+    assert card["kind"] == "terminology" and {p["edition"] for p in card["per_edition"]} == set(older)
