@@ -173,12 +173,16 @@ def build_card(
 def _implied(build_dir: Path, parsed: Any, hits: Sequence[Any]) -> list[str]:
     """The editions an unnamed question implies: the older books' own wording first (the termbase may
     miss an older rendering of a concept), then concepts printed in one edition's books only."""
-    implied = vocabulary_editions(lemmas_of(parsed.cleaned), edition_vocabulary(build_dir))
+    worded = vocabulary_editions(lemmas_of(parsed.cleaned), edition_vocabulary(build_dir))
     ranked = [h.edition for h in hits[:CONFIRM_HITS]]
-    implied = confirmed_editions(implied, [h.edition for h in hits], CONFIRM_HITS)
-    if implied:
-        return implied
+    worded = confirmed_editions(worded, [h.edition for h in hits], CONFIRM_HITS)
     implied = implied_editions(parsed.concepts, concept_editions(build_dir), parsed.concept_share)
+    if worded and implied and not set(worded) & set(implied) and ranked and ranked[0] in implied:
+        # the words point to one book, a concept printed in another book only points there, and
+        # retrieval ranks that other book first: the concept's book (a Kill Team banner «к результату боя»)
+        return implied
+    if worded:
+        return worded
     if implied and ranked and not set(implied) & set(ranked):
         return []  # concepts printed in one book only, but every top passage is another book's
     if implied == [default_edition()]:

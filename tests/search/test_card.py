@@ -260,3 +260,34 @@ def test_older_books_asked_are_every_edition_but_the_newest(built: Path) -> None
     assert older_editions_asked("Как переведён charge?") == []
     card = ask("Как в старых книгах (Kill Team и другие) называется charge?", build_dir=built)["card"]
     assert card["kind"] == "terminology" and {p["edition"] for p in card["per_edition"]} == set(older)
+
+
+def test_an_edition_among_the_first_hits_gets_a_part_after_the_close_ones() -> None:
+    from rulekb.kb.ask.card_editions import unmarked_editions
+
+    hits = [_Hit("10-a", "10", 10.0), _Hit("10-b", "10", 8.0), _Hit("6-a", "6", 6.0), _Hit("7-a", "7", 5.0)]
+    by_edition: dict[str, list[Any]] = {}
+    for hit in hits:
+        by_edition.setdefault(hit.edition, []).append(hit)
+    # the 6th scores 0.6 of the first hit but is third: retrieval found the mechanic there; the 7th, fourth, is not
+    assert unmarked_editions(hits, by_edition, None) == ["10", "6"]
+
+
+def test_a_concept_one_book_prints_outweighs_another_book_s_wording_when_retrieval_ranks_it_first(
+        built: Path) -> None:
+    from rulekb.kb.ask.card import _implied
+    from rulekb.kb.ask.form import concept_editions, edition_vocabulary, vocabulary_editions
+    from rulekb.kb.search.searcher import get_index, search_parsed
+    from rulekb.kb.text.analysis import lemmas
+
+    index = get_index(built)
+    question = "что даёт знамя в результате боя"
+    parsed = index.parse(question)
+    hits = search_parsed(index, parsed, 10, snippets=False)
+    worded = vocabulary_editions(lemmas(parsed.cleaned), edition_vocabulary(built))
+    banner = concept_editions(built)["banner"]
+    assert len(banner) == 1 and not set(worded) & banner  # the words say one book, the banner another
+    assert hits[0].edition in banner
+    assert _implied(built, parsed, hits) == sorted(banner)
+    card = ask(question, build_dir=built)["card"]
+    assert {p["edition"] for p in card["per_edition"]} == set(banner)
