@@ -44,7 +44,9 @@ def with_second_ruling(index: Any, marked: dict[str, Any], part: Part, hits: Seq
         return part
     node = index.features[extra.node_id]
     citation = {"source_id": node.source_id, "lines": list(node.lines), "quote": extra.text}
-    return dataclasses.replace(part, text=_cut(f"{part.text} {extra.text}", MAX_PART),
+    head, _, ruling = part.text.rpartition("\n")  # an English card's lead line is not cut
+    text = (f"{head}\n" if head else "") + _cut(f"{ruling} {extra.text}", MAX_PART)
+    return dataclasses.replace(part, text=text,
                                citations=[*part.citations, citation])
 
 

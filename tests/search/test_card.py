@@ -291,3 +291,34 @@ def test_a_concept_one_book_prints_outweighs_another_book_s_wording_when_retriev
     assert _implied(built, parsed, hits) == sorted(banner)
     card = ask(question, build_dir=built)["card"]
     assert {p["edition"] for p in card["per_edition"]} == set(banner)
+
+
+def test_an_english_line_glosses_the_ruling_s_rule_words_word_for_word(built: Path) -> None:
+    from rulekb.kb.ask.card_english import MAX_RULE_WORDS, english_line, rule_words
+    from rulekb.kb.search.vocabulary import load_english
+
+    ruling = "В конце хода модель в зоне поражения бросает кубик за каждую рану."
+    words = rule_words(ruling)
+    english = load_english()
+    assert words and len(words) <= MAX_RULE_WORDS
+    for en, printed in words:
+        assert printed in ruling  # the text's own word, as printed
+        assert en in english  # an English word of the vocabulary English questions are searched with
+    # short function words are never glossed («до» is "before" in the vocabulary, and «до 3 дюймов» too)
+    assert all(len(printed) >= 3 for _, printed in words)
+    assert not [w for w, printed in rule_words("до того как") if printed in ("до", "того")]
+    line = english_line(built, "10", [], ruling, None)
+    head = line.split("The ruling")[0]
+    assert "Rule words:" in head and "end" in head.split("Rule words:")[1]
+    assert not re.search(r"[А-Яа-яЁё]", head)  # the lead line is English
+
+
+def test_an_english_line_names_the_specific_concepts_first(built: Path) -> None:
+    from rulekb.kb.ask.card_english import _specific_first
+    from rulekb.kb.search.searcher import get_index
+
+    index = get_index(built)
+    ordered = _specific_first(built, ["model", "unit", "charge", "snap-shots"])
+    assert "model" not in ordered and "unit" not in ordered  # half the rules mention them
+    weights = [index.concept_weight(c) for c in ordered]
+    assert weights == sorted(weights, reverse=True) and ordered[0] == "snap-shots"
