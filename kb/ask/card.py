@@ -36,6 +36,7 @@ from rulekb.kb.ask.form import (
     concept_editions,
     edition_vocabulary,
     implied_editions,
+    listed_editions,
     older_editions_asked,
     question_form,
     vocabulary_editions,
@@ -141,8 +142,9 @@ def build_card(
     """The card for ``question`` and the FAQ gates tried (each entry that matched, leading or not)."""
     build_dir: Path = index.build_dir
     lang = question_lang(question)
-    form = question_form(question, parsed.compare, len(parsed.editions))
-    named = list(parsed.editions)
+    # «книги 6-й и 10-й редакции»: every edition of a list before «редакция», not only the last
+    named = list(dict.fromkeys([*parsed.editions, *listed_editions(question)]))
+    form = question_form(question, parsed.compare, len(named))
     implied = [] if named else _implied(build_dir, parsed, hits)
     if form == "terminology":
         older = older_editions_asked(question)

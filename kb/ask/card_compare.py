@@ -42,10 +42,15 @@ def with_second_ruling(index: Any, marked: dict[str, Any], part: Part, hits: Seq
     extra = choose(candidates, weights, numbers, form) if candidates else None
     if extra is None or extra.text in part.text:
         return part
+    # the chosen sentences the part does not show yet (a passage and its summary share some)
+    sentences = next(c[2] for c in candidates if c[0] == extra.node_id)
+    added = " ".join(s.text for s in sentences if s.text in extra.text and s.text not in part.text) or extra.text
+    if added in part.text:
+        return part
     node = index.features[extra.node_id]
-    citation = {"source_id": node.source_id, "lines": list(node.lines), "quote": extra.text}
+    citation = {"source_id": node.source_id, "lines": list(node.lines), "quote": added}
     head, _, ruling = part.text.rpartition("\n")  # an English card's lead line is not cut
-    text = (f"{head}\n" if head else "") + _cut(f"{ruling} {extra.text}", MAX_PART)
+    text = (f"{head}\n" if head else "") + _cut(f"{ruling} {added}", MAX_PART)
     return dataclasses.replace(part, text=text,
                                citations=[*part.citations, citation])
 

@@ -28,6 +28,7 @@ __all__ = [
     "FORMS",
     "concept_editions",
     "implied_editions",
+    "listed_editions",
     "older_editions_asked",
     "question_form",
 ]
@@ -234,3 +235,23 @@ def older_editions_asked(question: str) -> list[str]:
         return []
     default = default_edition()
     return [e for e in display_order() if e != default]
+
+
+_ORDINAL = r"(\d{1,2})(?:\s*-?\s*(?:й|я|ой|ая|ю|ую|ое|е|ей|ий|th|st|nd|rd))?"
+_LISTED = re.compile(
+    rf"(?<![\d\w]){_ORDINAL}((?:\s*(?:,|и|или|/|and|or|&)\s*(?:в\s+|in\s+(?:the\s+)?)?\d{{1,2}}(?:\s*-?\s*(?:й|я|ой|ая|ю|ую|ое|е|ей|ий|th|st|nd|rd))?)+)"
+    r"\s+(?:редакц\w*|издани\w*|edition\w*|books?|книг\w*)",
+    re.IGNORECASE,
+)
+
+
+def listed_editions(question: str) -> list[str]:
+    """The editions a list of ordinals before «редакция» names: «книги 6-й и 10-й редакции»,
+    «6-я и 10-я редакции», «в 6 и 10 редакции» (each number an edition the manifest has)."""
+    known = set(display_order())
+    found: list[str] = []
+    for match in _LISTED.finditer(question):
+        for number in re.findall(r"\d{1,2}", match.group(0)):
+            if number in known and number not in found:
+                found.append(number)
+    return found

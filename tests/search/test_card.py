@@ -322,3 +322,18 @@ def test_an_english_line_names_the_specific_concepts_first(built: Path) -> None:
     assert "model" not in ordered and "unit" not in ordered  # half the rules mention them
     weights = [index.concept_weight(c) for c in ordered]
     assert weights == sorted(weights, reverse=True) and ordered[0] == "snap-shots"
+
+
+def test_every_edition_of_a_list_before_the_word_edition_is_named(built: Path) -> None:
+    from rulekb.kb.ask.form import listed_editions
+    from rulekb.kb.search.searcher import get_index
+
+    assert listed_editions("что говорят книги 6-й и 10-й редакции?") == ["6", "10"]
+    assert listed_editions("в 6-й, 7-й и 10-й редакциях") == ["6", "7", "10"]
+    assert listed_editions("in the 6th and 10th editions") == ["6", "10"]
+    assert listed_editions("на 6 и 10 дюймов") == [] and listed_editions("бросьте 2 и 3 кубика") == []
+    assert listed_editions("в 10-й редакции") == []  # one edition is the search's to find
+    question = "Что говорят о перебросе книги 6-й и 10-й редакции?"
+    assert len(get_index(built).parse(question).editions) < 2  # the search reads only the last one
+    card = ask(question, build_dir=built)["card"]
+    assert card["kind"] == "comparison" and {p["edition"] for p in card["per_edition"]} == {"6", "10"}
