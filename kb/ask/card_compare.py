@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rulekb.engine import compare as ec
-from rulekb.kb.ask.card_english import number_lead
+from rulekb.kb.ask.card_english import extend_english_line, number_lead
 from rulekb.kb.ask.card_parts import Part, marked_sentences
 from rulekb.kb.ask.labels import edition_label
 from rulekb.kb.text.sentences import choose
@@ -50,6 +50,8 @@ def with_second_ruling(index: Any, marked: dict[str, Any], part: Part, hits: Seq
     node = index.features[extra.node_id]
     citation = {"source_id": node.source_id, "lines": list(node.lines), "quote": added}
     head, _, ruling = part.text.rpartition("\n")  # an English card's lead line is not cut
+    if head:
+        head = extend_english_line(index.build_dir, head, added)
     text = (f"{head}\n" if head else "") + _cut(f"{ruling} {added}", MAX_PART)
     return dataclasses.replace(part, text=text,
                                citations=[*part.citations, citation])

@@ -18,7 +18,8 @@ from rulekb.kb.search.index import _concepts_in
 from rulekb.kb.search.query import default_matcher
 from rulekb.kb.text.analysis import lemmas, tokens
 
-__all__ = ["MAX_ENGLISH_NAMES", "english_line", "measures", "number_lead", "ruling_concepts"]
+__all__ = ["MAX_ENGLISH_NAMES", "RULING_INTRO", "english_line", "extend_english_line", "measures", "number_lead",
+           "ruling_concepts"]
 
 
 _MEASURED = re.compile(
@@ -98,7 +99,29 @@ def english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling:
         line += " Rule words: " + ", ".join(en for en, _ in words) + "."
     if lead:
         line = f"{lead} {line}"
-    return line + " The ruling, as the Russian text prints it:"
+    return line + RULING_INTRO
+
+
+#: What closes an English lead line: the Russian ruling follows.
+RULING_INTRO = " The ruling, as the Russian text prints it:"
+
+
+def extend_english_line(build_dir: Path, line: str, added: str) -> str:
+    """An English lead line with the terms and numbers of a further Russian ruling ``added`` that it
+    does not name yet (a comparison part reads a second passage)."""
+    if not line.endswith(RULING_INTRO):
+        return line
+    names = [n for n in (english_name(build_dir, c) for c in _specific_first(build_dir, ruling_concepts(added)))
+             if n and n not in line][:MAX_ADDED_NAMES]
+    numbers = [m for m in measures(added)[:4] if m not in line]
+    more = ", ".join(names + numbers)
+    if not more:
+        return line
+    return line[: -len(RULING_INTRO)] + f" Also: {more}." + RULING_INTRO
+
+
+#: At most this many further term names when a part reads a second passage.
+MAX_ADDED_NAMES = 4
 
 
 @lru_cache(maxsize=1)
