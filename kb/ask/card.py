@@ -165,7 +165,7 @@ def build_card(
                    faq_matches or [])
     if not parts:
         return empty_card(lang), gates
-    card = _assemble(parts, parsed.concepts, question, form, lang, comparison)
+    card = _assemble(parts, parsed.concepts, question, form, lang, comparison, build_dir)
     card["confidence"] = round(float(confidence), 4)
     if parts[0].source == "faq":
         card["confidence"] = round(max(card["confidence"], gates[0].score if gates else 0.0), 4)
@@ -257,13 +257,13 @@ def _parts(index: Any, parsed: Any, question: str, editions: Sequence[str], by_e
 
 
 def _assemble(parts: Sequence[Part], concepts: Sequence[str], question: str, form: str, lang: str,
-              comparison: bool) -> dict[str, Any]:
+              comparison: bool, build_dir: Path | None = None) -> dict[str, Any]:
     """The card of its parts: one ruling, a ruling per edition, or a comparison with what changed."""
     card = empty_card(lang)
     card["form"] = form
     if comparison and len(parts) > 1:
         texts = [f"{edition_label(p.edition, lang)}: {p.text}" for p in parts]
-        changed = what_changed(parts, lang)
+        changed = what_changed(parts, lang, build_dir)
         engine = engine_line(concepts, [p.edition for p in parts], question, lang)
         card.update(kind="comparison", text="\n".join(texts + [changed] + ([engine] if engine else [])),
                     edition=None, source=parts[0].source)

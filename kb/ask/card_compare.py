@@ -6,11 +6,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from rulekb.engine import compare as ec
-from rulekb.kb.ask.card_english import extend_english_line, number_lead
+from rulekb.kb.ask.card_english import extend_english_line, number_lead, ruling_concepts
 from rulekb.kb.ask.card_parts import Part, marked_sentences
+from rulekb.kb.ask.card_terms import records
 from rulekb.kb.ask.labels import edition_label
 from rulekb.kb.text.sentences import choose
 
@@ -57,17 +59,59 @@ def with_second_ruling(index: Any, marked: dict[str, Any], part: Part, hits: Seq
                                citations=[*part.citations, citation])
 
 
-def what_changed(parts: Sequence[Part], lang: str) -> str:
+def what_changed(parts: Sequence[Part], lang: str, build_dir: Path | None = None) -> str:
+    """One line: each edition's measures (or that they are the same), then the terms only one
+    edition's ruling names (the 10th's Desperate Escape test where the 7th moves freely)."""
     measures = {p.edition: number_lead(p.text) for p in parts}
+    only = _only_in(parts, lang, build_dir) if build_dir is not None else ""
     if any(measures.values()):
         body = "; ".join(f"{edition_label(e, lang)} — {v or '—'}" for e, v in measures.items())
         same = len(set(measures.values())) == 1
         if lang == "en":
-            return ("What changed: the same measures — " if same else "What changed: the measures — ") + body + "."
-        return ("Что изменилось: числа те же — " if same else "Что изменилось: числа — ") + body + "."
+            head = "What changed: the same measures — " if same else "What changed: the measures — "
+        else:
+            head = "Что изменилось: числа те же — " if same else "Что изменилось: числа — "
+        return head + body + "." + (f" {only[0].upper()}{only[1:]}" if only else "")
+    if only:
+        return ("What changed: " if lang == "en" else "Что изменилось: ") + only
     if lang == "en":
         return "What changed: the rule is worded differently in each edition (see each ruling above)."
     return "Что изменилось: правило сформулировано в каждой редакции по-своему (см. выше)."
+
+
+#: At most this many terms named per edition on the what-changed line.
+ONLY_TERMS = 3
+#: A concept this specific or more (its weight in the index) counts as a term of the ruling.
+TERM_WEIGHT = 0.55
+
+
+def _only_in(parts: Sequence[Part], lang: str, build_dir: Path) -> str:
+    """«Только в 10-й редакции: Отчаянный побег, ТИТАНИК; только в 7-й редакции: …»: the specific
+    terms each edition's ruling names that no other edition's ruling on the card names."""
+    try:
+        from rulekb.kb.search.searcher import get_index
+
+        weight = get_index(build_dir).concept_weight
+    except Exception:  # no index: no terms line
+        return ""
+    named = {p.edition: [c for c in dict.fromkeys(ruling_concepts(p.text)) if weight(c) >= TERM_WEIGHT] for p in parts}
+    known = records(build_dir)
+    cells = []
+    for edition, concepts in named.items():
+        others = {c for e, cs in named.items() if e != edition for c in cs}
+        mine = sorted((c for c in concepts if c not in others and c in known), key=lambda c: -weight(c))[:ONLY_TERMS]
+        if not mine:
+            continue
+        if lang == "en":
+            names = [str(known[c].get("english") or c) for c in mine]
+            cells.append(f"only the {edition_label(edition, lang)} names " + ", ".join(names))
+        else:
+            names = [str(known[c].get("preferred") or known[c].get("english") or c) for c in mine]
+            label = edition_label(edition, lang).replace("редакция", "редакции").replace("-я ", "-й ")
+            cells.append(f"только в {label}: " + ", ".join(f"«{n}»" for n in names))
+    if not cells:
+        return ""
+    return "; ".join(cells) + "."
 
 
 def _pct(value: Any) -> str:

@@ -337,3 +337,18 @@ def test_every_edition_of_a_list_before_the_word_edition_is_named(built: Path) -
     assert len(get_index(built).parse(question).editions) < 2  # the search reads only the last one
     card = ask(question, build_dir=built)["card"]
     assert card["kind"] == "comparison" and {p["edition"] for p in card["per_edition"]} == {"6", "10"}
+
+
+def test_what_changed_names_the_terms_only_one_edition_s_ruling_has(built: Path) -> None:
+    from rulekb.kb.ask.card_compare import what_changed
+    from rulekb.kb.ask.card_parts import Part
+
+    parts = [Part("7", "Модели, которые отступают, могут свободно двигаться через вражеские модели.", None, None, "text"),
+             Part("10", "Модели отступают сквозь врагов, но проходят проверку «Отчаянный побег».", None, None, "text")]
+    line = what_changed(parts, "ru", built)
+    assert line.startswith("Что изменилось:") and "только в 10-й редакции: «Отчаянный побег»" in line
+    assert "только в 7-й" not in line  # the 7th's ruling names nothing the 10th's does not
+    english = what_changed(parts, "en", built)
+    assert "only the 10th edition names Desperate Escape" in english
+    assert not re.search(r"[А-Яа-яЁё]", english)
+    assert what_changed(parts, "ru").startswith("Что изменилось: правило")  # no build: no terms line
