@@ -118,39 +118,68 @@ def _pct(value: Any) -> str:
     return f"{float(value) * 100:.0f}%"
 
 
+#: The engine's older-edition rules serve the 6th and the 7th edition alike (``engine/compare.py``).
+_OLDER = {"6": "6", "7": "6"}
+
+
+def _cells(editions: Sequence[str], value: Any, lang: str) -> str:
+    """«6-я редакция — 17%; 10-я редакция — 17%» for the card's editions the engine computes."""
+    cells = []
+    for edition in editions:
+        found = value(edition)
+        if found is not None:
+            cells.append(f"{edition_label(edition, lang)} — {_pct(found)}")
+    return "; ".join(cells)
+
+
 def engine_line(concepts: Sequence[str], editions: Sequence[str], question: str, lang: str) -> str | None:
-    """Where the engine has the mechanic, the computed difference in one line."""
+    """Where the engine has the mechanic, the computed difference in one line — for the card's own
+    editions (none of them computed: no line)."""
     found = set(concepts)
     en = lang == "en"
     if found & {"overwatch", "fire-overwatch", "snap-shots"}:
         row = next(r for r in ec.overwatch_table([3]))
-        return ((f"Engine: a shot hitting on 3+ hits {_pct(row['10_normal'])}; overwatch: "
-                 f"6th {_pct(row['6_overwatch'])}, 10th {_pct(row['10_overwatch'])}.") if en else
-                (f"Расчёт: выстрел, попадающий на 3+, попадает в {_pct(row['10_normal'])} случаев; овервотч: "
-                 f"6-я — {_pct(row['6_overwatch'])}, 10-я — {_pct(row['10_overwatch'])}."))
+        cells = _cells(editions, lambda e: row.get(f"{_OLDER.get(e, e)}_overwatch"), lang)
+        if not cells:
+            return None
+        return ((f"Engine: a shot hitting on 3+ hits {_pct(row['10_normal'])}; overwatch: {cells}.") if en else
+                (f"Расчёт: выстрел, попадающий на 3+, попадает в {_pct(row['10_normal'])} случаев; овервотч: {cells}."))
     if "charge" in found:
         distance = 9
         match = re.search(r"(\d{1,2})\s*(?:\"|″|дюйм)", question)
         if match and 1 <= int(match.group(1)) <= 12:
             distance = int(match.group(1))
         row = next(iter(ec.charge_table([distance])))
-        cells = [f"{edition_label(e, lang)} — {_pct(row[e])}" for e in editions if e in row]
+        cells = _cells(editions, lambda e: row.get(e), lang)
         if not cells:
             return None
         return (f"Engine: a charge across {distance}\" succeeds: " if en else
-                f"Расчёт: чардж на {distance}\" удаётся: ") + "; ".join(cells) + "."
+                f"Расчёт: чардж на {distance}\" удаётся: ") + cells + "."
     if found & {"leadership", "battle-shock", "morale", "leadership-test", "battle-shock-test"}:
         row = next(iter(ec.leadership_table([7])))
-        return ((f"Engine: Ld 7 passes a 6th-edition test (2D6 ≤ Ld) {_pct(row['6'])}, "
-                 f"a 10th-edition Battle-shock test (2D6 ≥ Ld) {_pct(row['10'])}.") if en else
-                (f"Расчёт: при Ld 7 тест в 6-й (2D6 ≤ Ld) проходит в {_pct(row['6'])}, "
-                 f"проверка боевого шока в 10-й (2D6 ≥ Ld) — в {_pct(row['10'])}."))
+        older = [e for e in editions if e in _OLDER]
+        if "10" not in editions and not older:
+            return None
+        if en:
+            bits = [f"a {edition_label(e, lang)} Leadership test (2D6 ≤ Ld) {_pct(row['6'])}" for e in older]
+            bits += [f"a 10th-edition Battle-shock test (2D6 ≥ Ld) {_pct(row['10'])}"] if "10" in editions else []
+            return "Engine: Ld 7 passes " + ", ".join(bits) + "."
+        bits = [f"тест в {edition_label(e, lang).replace('-я редакция', '-й')} (2D6 ≤ Ld) — в {_pct(row['6'])}"
+                for e in older]
+        bits += [f"проверка боевого шока в 10-й (2D6 ≥ Ld) — в {_pct(row['10'])}"] if "10" in editions else []
+        return "Расчёт: при Ld 7 " + "; ".join(bits) + "."
     if found & {"weapon-skill", "hit-roll", "fight-phase", "melee-attack", "close-combat"}:
         rows = ec.melee_hit_table([4])
         sixth = rows[0]["vs_4"]
         tenth = next(r for r in rows if r.get("ws_target") == 3)["10"]
-        return ((f"Engine: WS 4 against WS 4 hits {_pct(sixth)} in the 6th; a WS 3+ weapon in the 10th "
-                 f"hits {_pct(tenth)} whatever the enemy.") if en else
-                (f"Расчёт: в 6-й WS 4 против WS 4 попадает в {_pct(sixth)}; в 10-й оружие с WS 3+ — в "
-                 f"{_pct(tenth)} при любом противнике."))
+        older = [e for e in editions if e in _OLDER]
+        bits_en = [f"WS 4 against WS 4 hits {_pct(sixth)} in the {edition_label(e, lang)}" for e in older]
+        bits_ru = [f"в {edition_label(e, lang).replace('-я редакция', '-й')} WS 4 против WS 4 попадает в {_pct(sixth)}"
+                   for e in older]
+        if "10" in editions:
+            bits_en.append(f"a WS 3+ weapon in the 10th edition hits {_pct(tenth)} whatever the enemy")
+            bits_ru.append(f"в 10-й оружие с WS 3+ — в {_pct(tenth)} при любом противнике")
+        if not bits_en:
+            return None
+        return ("Engine: " + "; ".join(bits_en) + ".") if en else ("Расчёт: " + "; ".join(bits_ru) + ".")
     return None

@@ -352,3 +352,15 @@ def test_what_changed_names_the_terms_only_one_edition_s_ruling_has(built: Path)
     assert "only the 10th edition names Desperate Escape" in english
     assert not re.search(r"[А-Яа-яЁё]", english)
     assert what_changed(parts, "ru").startswith("Что изменилось: правило")  # no build: no terms line
+
+
+def test_the_engine_line_computes_only_the_card_s_own_editions() -> None:
+    from rulekb.kb.ask.card_compare import engine_line
+
+    both = engine_line(["overwatch"], ["10", "6"], "", "ru")
+    assert both is not None and "10-я редакция" in both and "6-я редакция" in both
+    only_older = engine_line(["overwatch"], ["kt", "6"], "", "ru")
+    assert only_older is not None and "6-я редакция" in only_older and "10-я" not in only_older
+    assert engine_line(["overwatch"], ["kt"], "", "ru") is None  # the engine has no Kill Team overwatch
+    seventh = engine_line(["leadership"], ["7", "10"], "", "en")
+    assert seventh is not None and "7th edition" in seventh and "6th" not in seventh
