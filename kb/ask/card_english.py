@@ -124,6 +124,9 @@ def extend_english_line(build_dir: Path, line: str, added: str) -> str:
 MAX_ADDED_NAMES = 4
 
 
+_ADJECTIVE = re.compile(r"(?:ый|ий|ой)$")
+
+
 @lru_cache(maxsize=1)
 def _rule_lemmas() -> dict[str, str]:
     """Russian lemma → the English rule word the English vocabulary gives it first
@@ -134,8 +137,11 @@ def _rule_lemmas() -> dict[str, str]:
     for word, russian in load_english().items():
         for ru in russian:
             one = lemmas(ru)
-            if len(one) == 1:  # a phrase's words alone («во время» → «время») are no gloss of it
-                found.setdefault(one[0], []).append(word)
+            if len(one) != 1:  # a phrase's words alone («во время» → «время») are no gloss of it
+                continue
+            if len(russian) > 1 and _ADJECTIVE.search(one[0]):
+                continue  # an adjective beside the word's nouns is half a phrase («боевой» of «боевой дух»)
+            found.setdefault(one[0], []).append(word)
     # a word given for several unrelated English words («время»: during, time) or a short function
     # word («до», «тот», «все») says nothing reliable on its own: left out
     return {lemma: words[0] for lemma, words in found.items()

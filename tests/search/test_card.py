@@ -307,6 +307,9 @@ def test_an_english_line_glosses_the_ruling_s_rule_words_word_for_word(built: Pa
     # short function words are never glossed («до» is "before" in the vocabulary, and «до 3 дюймов» too)
     assert all(len(printed) >= 3 for _, printed in words)
     assert not [w for w, printed in rule_words("до того как") if printed in ("до", "того")]
+    # an adjective listed beside its phrase's noun is half a phrase: «боевой» of «боевой дух» is no "morale"
+    assert "morale" in english and "боевой" in english["morale"]
+    assert "morale" not in dict(rule_words("Боевые зоны — это наборы ландшафта."))
     line = english_line(built, "10", [], ruling, None)
     head = line.split("The ruling")[0]
     assert "Rule words:" in head and "end" in head.split("Rule words:")[1]
