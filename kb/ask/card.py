@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rulekb.corpus.editions import default_edition, display_rank
-from rulekb.kb.ask.card_compare import engine_line, what_changed
+from rulekb.kb.ask.card_compare import engine_line, what_changed, with_second_ruling
 from rulekb.kb.ask.card_editions import (
     CONFIRM_HITS,
     PER_EDITION_SHARE,
@@ -36,6 +36,8 @@ from rulekb.kb.ask.form import (
     concept_editions,
     edition_vocabulary,
     implied_editions,
+    listed_editions,
+    older_editions_asked,
     question_form,
     vocabulary_editions,
 )
@@ -140,11 +142,14 @@ def build_card(
     """The card for ``question`` and the FAQ gates tried (each entry that matched, leading or not)."""
     build_dir: Path = index.build_dir
     lang = question_lang(question)
-    form = question_form(question, parsed.compare, len(parsed.editions))
-    named = list(parsed.editions)
+    # «книги 6-й и 10-й редакции»: every edition of a list before «редакция», not only the last
+    named = list(dict.fromkeys([*parsed.editions, *listed_editions(question)]))
+    form = question_form(question, parsed.compare, len(named))
     implied = [] if named else _implied(build_dir, parsed, hits)
     if form == "terminology":
-        card = _terminology(build_dir, question, parsed.concepts, named or implied, lang)
+        older = older_editions_asked(question)
+        asked = list(dict.fromkeys(older + named)) if older else named or implied
+        card = _terminology(build_dir, question, parsed.concepts, asked, lang, parsed.concept_phrases)
         if card is not None:
             card["form"] = form
             return card, []
@@ -160,7 +165,7 @@ def build_card(
                    faq_matches or [])
     if not parts:
         return empty_card(lang), gates
-    card = _assemble(parts, parsed.concepts, question, form, lang, comparison)
+    card = _assemble(parts, parsed.concepts, question, form, lang, comparison, build_dir)
     card["confidence"] = round(float(confidence), 4)
     if parts[0].source == "faq":
         card["confidence"] = round(max(card["confidence"], gates[0].score if gates else 0.0), 4)
@@ -170,12 +175,16 @@ def build_card(
 def _implied(build_dir: Path, parsed: Any, hits: Sequence[Any]) -> list[str]:
     """The editions an unnamed question implies: the older books' own wording first (the termbase may
     miss an older rendering of a concept), then concepts printed in one edition's books only."""
-    implied = vocabulary_editions(lemmas_of(parsed.cleaned), edition_vocabulary(build_dir))
+    worded = vocabulary_editions(lemmas_of(parsed.cleaned), edition_vocabulary(build_dir))
     ranked = [h.edition for h in hits[:CONFIRM_HITS]]
-    implied = confirmed_editions(implied, [h.edition for h in hits], CONFIRM_HITS)
-    if implied:
-        return implied
+    worded = confirmed_editions(worded, [h.edition for h in hits], CONFIRM_HITS)
     implied = implied_editions(parsed.concepts, concept_editions(build_dir), parsed.concept_share)
+    if worded and implied and not set(worded) & set(implied) and ranked and ranked[0] in implied:
+        # the words point to one book, a concept printed in another book only points there, and
+        # retrieval ranks that other book first: the concept's book (a Kill Team banner «к результату боя»)
+        return implied
+    if worded:
+        return worded
     if implied and ranked and not set(implied) & set(ranked):
         return []  # concepts printed in one book only, but every top passage is another book's
     if implied == [default_edition()]:
@@ -184,10 +193,10 @@ def _implied(build_dir: Path, parsed: Any, hits: Sequence[Any]) -> list[str]:
 
 
 def _terminology(build_dir: Path, question: str, concepts: Sequence[str], editions: Sequence[str],
-                 lang: str) -> dict[str, Any] | None:
+                 lang: str, phrases_of: dict[str, Sequence[str]] | None = None) -> dict[str, Any] | None:
     """The terminology card: each term asked, its renderings per book, one term after another."""
     cards = [c for c in (terminology_card(build_dir, concept, editions, lang)
-                         for concept in pick_concepts(build_dir, question, concepts)) if c is not None]
+                         for concept in pick_concepts(build_dir, question, concepts, phrases_of)) if c is not None]
     if not cards:
         return None
     card = cards[0]
@@ -240,19 +249,21 @@ def _parts(index: Any, parsed: Any, question: str, editions: Sequence[str], by_e
             continue
         part = ruling_part(index, marked, parsed, question, edition, edition_hits, weights, numbers, form, lang,
                            use_faq, gates, faq_matches)
+        if part is not None and comparison:
+            part = with_second_ruling(index, marked, part, edition_hits, weights, numbers, form)
         if part is not None:
             parts.append(part)
     return parts
 
 
 def _assemble(parts: Sequence[Part], concepts: Sequence[str], question: str, form: str, lang: str,
-              comparison: bool) -> dict[str, Any]:
+              comparison: bool, build_dir: Path | None = None) -> dict[str, Any]:
     """The card of its parts: one ruling, a ruling per edition, or a comparison with what changed."""
     card = empty_card(lang)
     card["form"] = form
     if comparison and len(parts) > 1:
         texts = [f"{edition_label(p.edition, lang)}: {p.text}" for p in parts]
-        changed = what_changed(parts, lang)
+        changed = what_changed(parts, lang, build_dir)
         engine = engine_line(concepts, [p.edition for p in parts], question, lang)
         card.update(kind="comparison", text="\n".join(texts + [changed] + ([engine] if engine else [])),
                     edition=None, source=parts[0].source)

@@ -3,68 +3,183 @@ mechanic (overwatch, charge, Leadership against Battle-shock, to-hit in melee) t
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from rulekb.engine import compare as ec
-from rulekb.kb.ask.card_english import number_lead
-from rulekb.kb.ask.card_parts import Part
+from rulekb.kb.ask.card_english import extend_english_line, number_lead, ruling_concepts
+from rulekb.kb.ask.card_parts import Part, marked_sentences
+from rulekb.kb.ask.card_terms import records
 from rulekb.kb.ask.labels import edition_label
+from rulekb.kb.text.sentences import choose
 
-__all__ = ["engine_line", "what_changed"]
+__all__ = ["MAX_PART", "SECOND_PASSAGES", "engine_line", "what_changed", "with_second_ruling"]
+
+#: A comparison's part also reads this many of the edition's next passages for a second ruling.
+SECOND_PASSAGES = 2
+#: Longest comparison part (characters), cut at a sentence end.
+MAX_PART = 1500
 
 
-def what_changed(parts: Sequence[Part], lang: str) -> str:
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    end = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
+    return head[: end + 1] if end > limit // 2 else head.rsplit(" ", 1)[0] + "…"
+
+
+def with_second_ruling(index: Any, marked: dict[str, Any], part: Part, hits: Sequence[Any],
+                       weights: dict[str, float], numbers: set[str], form: str) -> Part:
+    """A comparison's part from the text, with the ruling of the edition's next passages added: the
+    defining passage of a mechanic often states what it is, while the edition's next passage rules
+    on the case asked (two models instead of one for a unit of seven, a character's bodyguard)."""
+    if part.source != "text":
+        return part
+    rest = [h for h in hits if h.node_id != part.node_id and h.node_id in index.features][:SECOND_PASSAGES]
+    candidates = [(h.node_id, h.kind, marked_sentences(marked, index.features[h.node_id])) for h in rest]
+    extra = choose(candidates, weights, numbers, form) if candidates else None
+    if extra is None or extra.text in part.text:
+        return part
+    # the chosen sentences the part does not show yet (a passage and its summary share some)
+    sentences = next(c[2] for c in candidates if c[0] == extra.node_id)
+    added = " ".join(s.text for s in sentences if s.text in extra.text and s.text not in part.text) or extra.text
+    if added in part.text:
+        return part
+    node = index.features[extra.node_id]
+    citation = {"source_id": node.source_id, "lines": list(node.lines), "quote": added}
+    head, _, ruling = part.text.rpartition("\n")  # an English card's lead line is not cut
+    if head:
+        head = extend_english_line(index.build_dir, head, added)
+    text = (f"{head}\n" if head else "") + _cut(f"{ruling} {added}", MAX_PART)
+    return dataclasses.replace(part, text=text,
+                               citations=[*part.citations, citation])
+
+
+def what_changed(parts: Sequence[Part], lang: str, build_dir: Path | None = None) -> str:
+    """One line: each edition's measures (or that they are the same), then the terms only one
+    edition's ruling names (the 10th's Desperate Escape test where the 7th moves freely)."""
     measures = {p.edition: number_lead(p.text) for p in parts}
+    only = _only_in(parts, lang, build_dir) if build_dir is not None else ""
     if any(measures.values()):
         body = "; ".join(f"{edition_label(e, lang)} — {v or '—'}" for e, v in measures.items())
         same = len(set(measures.values())) == 1
         if lang == "en":
-            return ("What changed: the same measures — " if same else "What changed: the measures — ") + body + "."
-        return ("Что изменилось: числа те же — " if same else "Что изменилось: числа — ") + body + "."
+            head = "What changed: the same measures — " if same else "What changed: the measures — "
+        else:
+            head = "Что изменилось: числа те же — " if same else "Что изменилось: числа — "
+        return head + body + "." + (f" {only[0].upper()}{only[1:]}" if only else "")
+    if only:
+        return ("What changed: " if lang == "en" else "Что изменилось: ") + only
     if lang == "en":
         return "What changed: the rule is worded differently in each edition (see each ruling above)."
     return "Что изменилось: правило сформулировано в каждой редакции по-своему (см. выше)."
+
+
+#: At most this many terms named per edition on the what-changed line.
+ONLY_TERMS = 3
+#: A concept this specific or more (its weight in the index) counts as a term of the ruling.
+TERM_WEIGHT = 0.55
+
+
+def _only_in(parts: Sequence[Part], lang: str, build_dir: Path) -> str:
+    """«Только в 10-й редакции: Отчаянный побег, ТИТАНИК; только в 7-й редакции: …»: the specific
+    terms each edition's ruling names that no other edition's ruling on the card names."""
+    try:
+        from rulekb.kb.search.searcher import get_index
+
+        weight = get_index(build_dir).concept_weight
+    except Exception:  # no index: no terms line
+        return ""
+    named = {p.edition: [c for c in dict.fromkeys(ruling_concepts(p.text)) if weight(c) >= TERM_WEIGHT] for p in parts}
+    known = records(build_dir)
+    cells = []
+    for edition, concepts in named.items():
+        others = {c for e, cs in named.items() if e != edition for c in cs}
+        mine = sorted((c for c in concepts if c not in others and c in known), key=lambda c: -weight(c))[:ONLY_TERMS]
+        if not mine:
+            continue
+        if lang == "en":
+            names = [str(known[c].get("english") or c) for c in mine]
+            cells.append(f"only the {edition_label(edition, lang)} names " + ", ".join(names))
+        else:
+            names = [str(known[c].get("preferred") or known[c].get("english") or c) for c in mine]
+            label = edition_label(edition, lang).replace("редакция", "редакции").replace("-я ", "-й ")
+            cells.append(f"только в {label}: " + ", ".join(f"«{n}»" for n in names))
+    if not cells:
+        return ""
+    return "; ".join(cells) + "."
 
 
 def _pct(value: Any) -> str:
     return f"{float(value) * 100:.0f}%"
 
 
+#: The engine's older-edition rules serve the 6th and the 7th edition alike (``engine/compare.py``).
+_OLDER = {"6": "6", "7": "6"}
+
+
+def _cells(editions: Sequence[str], value: Any, lang: str) -> str:
+    """«6-я редакция — 17%; 10-я редакция — 17%» for the card's editions the engine computes."""
+    cells = []
+    for edition in editions:
+        found = value(edition)
+        if found is not None:
+            cells.append(f"{edition_label(edition, lang)} — {_pct(found)}")
+    return "; ".join(cells)
+
+
 def engine_line(concepts: Sequence[str], editions: Sequence[str], question: str, lang: str) -> str | None:
-    """Where the engine has the mechanic, the computed difference in one line."""
+    """Where the engine has the mechanic, the computed difference in one line — for the card's own
+    editions (none of them computed: no line)."""
     found = set(concepts)
     en = lang == "en"
     if found & {"overwatch", "fire-overwatch", "snap-shots"}:
         row = next(r for r in ec.overwatch_table([3]))
-        return ((f"Engine: a shot hitting on 3+ hits {_pct(row['10_normal'])}; overwatch: "
-                 f"6th {_pct(row['6_overwatch'])}, 10th {_pct(row['10_overwatch'])}.") if en else
-                (f"Расчёт: выстрел, попадающий на 3+, попадает в {_pct(row['10_normal'])} случаев; овервотч: "
-                 f"6-я — {_pct(row['6_overwatch'])}, 10-я — {_pct(row['10_overwatch'])}."))
+        cells = _cells(editions, lambda e: row.get(f"{_OLDER.get(e, e)}_overwatch"), lang)
+        if not cells:
+            return None
+        return ((f"Engine: a shot hitting on 3+ hits {_pct(row['10_normal'])}; overwatch: {cells}.") if en else
+                (f"Расчёт: выстрел, попадающий на 3+, попадает в {_pct(row['10_normal'])} случаев; овервотч: {cells}."))
     if "charge" in found:
         distance = 9
         match = re.search(r"(\d{1,2})\s*(?:\"|″|дюйм)", question)
         if match and 1 <= int(match.group(1)) <= 12:
             distance = int(match.group(1))
         row = next(iter(ec.charge_table([distance])))
-        cells = [f"{edition_label(e, lang)} — {_pct(row[e])}" for e in editions if e in row]
+        cells = _cells(editions, lambda e: row.get(e), lang)
         if not cells:
             return None
         return (f"Engine: a charge across {distance}\" succeeds: " if en else
-                f"Расчёт: чардж на {distance}\" удаётся: ") + "; ".join(cells) + "."
+                f"Расчёт: чардж на {distance}\" удаётся: ") + cells + "."
     if found & {"leadership", "battle-shock", "morale", "leadership-test", "battle-shock-test"}:
         row = next(iter(ec.leadership_table([7])))
-        return ((f"Engine: Ld 7 passes a 6th-edition test (2D6 ≤ Ld) {_pct(row['6'])}, "
-                 f"a 10th-edition Battle-shock test (2D6 ≥ Ld) {_pct(row['10'])}.") if en else
-                (f"Расчёт: при Ld 7 тест в 6-й (2D6 ≤ Ld) проходит в {_pct(row['6'])}, "
-                 f"проверка боевого шока в 10-й (2D6 ≥ Ld) — в {_pct(row['10'])}."))
+        older = [e for e in editions if e in _OLDER]
+        if "10" not in editions and not older:
+            return None
+        if en:
+            bits = [f"a {edition_label(e, lang)} Leadership test (2D6 ≤ Ld) {_pct(row['6'])}" for e in older]
+            bits += [f"a 10th-edition Battle-shock test (2D6 ≥ Ld) {_pct(row['10'])}"] if "10" in editions else []
+            return "Engine: Ld 7 passes " + ", ".join(bits) + "."
+        bits = [f"тест в {edition_label(e, lang).replace('-я редакция', '-й')} (2D6 ≤ Ld) — в {_pct(row['6'])}"
+                for e in older]
+        bits += [f"проверка боевого шока в 10-й (2D6 ≥ Ld) — в {_pct(row['10'])}"] if "10" in editions else []
+        return "Расчёт: при Ld 7 " + "; ".join(bits) + "."
     if found & {"weapon-skill", "hit-roll", "fight-phase", "melee-attack", "close-combat"}:
         rows = ec.melee_hit_table([4])
         sixth = rows[0]["vs_4"]
         tenth = next(r for r in rows if r.get("ws_target") == 3)["10"]
-        return ((f"Engine: WS 4 against WS 4 hits {_pct(sixth)} in the 6th; a WS 3+ weapon in the 10th "
-                 f"hits {_pct(tenth)} whatever the enemy.") if en else
-                (f"Расчёт: в 6-й WS 4 против WS 4 попадает в {_pct(sixth)}; в 10-й оружие с WS 3+ — в "
-                 f"{_pct(tenth)} при любом противнике."))
+        older = [e for e in editions if e in _OLDER]
+        bits_en = [f"WS 4 against WS 4 hits {_pct(sixth)} in the {edition_label(e, lang)}" for e in older]
+        bits_ru = [f"в {edition_label(e, lang).replace('-я редакция', '-й')} WS 4 против WS 4 попадает в {_pct(sixth)}"
+                   for e in older]
+        if "10" in editions:
+            bits_en.append(f"a WS 3+ weapon in the 10th edition hits {_pct(tenth)} whatever the enemy")
+            bits_ru.append(f"в 10-й оружие с WS 3+ — в {_pct(tenth)} при любом противнике")
+        if not bits_en:
+            return None
+        return ("Engine: " + "; ".join(bits_en) + ".") if en else ("Расчёт: " + "; ".join(bits_ru) + ".")
     return None

@@ -85,18 +85,26 @@ def concept_filter(index: Any, parsed: Any) -> Any:
 def unmarked_editions(hits: Sequence[Any], by_edition: dict[str, list[Any]], played: str | None,
                        about: Any = None) -> list[str]:
     """Editions for a question naming or implying none: those whose best passage scores close to the
-    first hit's and is about the question's mechanic, the player's edition (else the 10th) first."""
+    first hit's or is among the first :data:`CONFIRM_HITS` hits, and is about the question's mechanic,
+    the player's edition (else the 10th) first."""
     if not hits:
         return []
     top = hits[0].score or 1.0
-    close = [e for e, eh in by_edition.items()
-             if eh[0].score >= PER_EDITION_SHARE * top and (about is None or e == hits[0].edition or about(eh[0].node_id))]
+    # a passage among the first hits is close whatever its score: retrieval found the mechanic there
+    # (the 6th edition's to-hit table, third behind two 10th-edition passages that score higher)
+    ranked = {h.node_id for h in hits[:CONFIRM_HITS]}
+
+    def fits(e: str) -> bool:
+        return about is None or e == hits[0].edition or about(by_edition[e][0].node_id)
+
+    close = [e for e, eh in by_edition.items() if eh[0].score >= PER_EDITION_SHARE * top and fits(e)]
+    found = [e for e, eh in by_edition.items() if e not in close and eh[0].node_id in ranked and fits(e)]
     lead = played or default_edition()
     if lead in close:
-        return [lead] + [e for e in close if e != lead]
+        return [lead] + [e for e in close if e != lead] + found
     # the player's edition is far behind: its nearest rule follows the book that has the mechanic
-    if lead in by_edition and by_edition[lead][0].score >= 0.3 * top:
+    if lead in by_edition and lead not in found and by_edition[lead][0].score >= 0.3 * top:
         close.append(lead)
-    return close
+    return close + found
 
 

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 
 from rulekb.kb.ask.card_terms import english_name
 from rulekb.kb.ask.labels import edition_label
 from rulekb.kb.search.index import _concepts_in
 from rulekb.kb.search.query import default_matcher
+from rulekb.kb.text.analysis import lemmas, tokens
 
-__all__ = ["MAX_ENGLISH_NAMES", "english_line", "measures", "number_lead", "ruling_concepts"]
+__all__ = ["MAX_ENGLISH_NAMES", "RULING_INTRO", "english_line", "extend_english_line", "measures", "number_lead",
+           "ruling_concepts"]
 
 
 _MEASURED = re.compile(
@@ -58,10 +61,29 @@ def number_lead(ruling: str) -> str | None:
     return ", ".join(found[:2])
 
 
+def _specific_first(build_dir: Path, concepts: Sequence[str]) -> list[str]:
+    """``concepts`` without those half the rules mention («Model», «Unit»), the most specific first
+    (a stable sort: text order among equals)."""
+    try:
+        from rulekb.kb.search.searcher import get_index
+
+        weight = get_index(build_dir).concept_weight
+    except Exception:  # no index to weigh them by: text order
+        return list(concepts)
+    kept = [c for c in dict.fromkeys(concepts) if weight(c) >= GENERIC_WEIGHT]
+    return sorted(kept, key=lambda c: -weight(c))
+
+
+#: A concept weighing less than this (mentioned by about half the passages) is left off an English line.
+GENERIC_WEIGHT = 0.25
+
+
 def english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling: str, lead: str | None) -> str:
-    names = [n for n in (english_name(build_dir, c) for c in concepts[:3]) if n]
-    # the terms the ruling itself uses, in the termbase's English names («Snap Shots», «Desperate Escape»)
-    for concept in ruling_concepts(ruling):
+    asked = _specific_first(build_dir, concepts) or list(concepts)
+    names = [n for n in (english_name(build_dir, c) for c in asked[:3]) if n]
+    # the terms the ruling itself uses, in the termbase's English names («Snap Shots», «Desperate Escape»),
+    # the most specific first
+    for concept in _specific_first(build_dir, ruling_concepts(ruling)):
         name = english_name(build_dir, concept)
         if name and name not in names and len(names) < MAX_ENGLISH_NAMES:
             names.append(name)
@@ -72,13 +94,86 @@ def english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling:
     if numbers:
         line += ": " + ", ".join(numbers)
     line += "."
+    words = rule_words(ruling, names)
+    if words:
+        line += " Rule words: " + ", ".join(en for en, _ in words) + "."
     if lead:
         line = f"{lead} {line}"
-    return line + " The ruling, as the Russian text prints it:"
+    return line + RULING_INTRO
 
+
+#: What closes an English lead line: the Russian ruling follows.
+RULING_INTRO = " The ruling, as the Russian text prints it:"
+
+
+def extend_english_line(build_dir: Path, line: str, added: str) -> str:
+    """An English lead line with the terms and numbers of a further Russian ruling ``added`` that it
+    does not name yet (a comparison part reads a second passage)."""
+    if not line.endswith(RULING_INTRO):
+        return line
+    names = [n for n in (english_name(build_dir, c) for c in _specific_first(build_dir, ruling_concepts(added)))
+             if n and n not in line][:MAX_ADDED_NAMES]
+    numbers = [m for m in measures(added)[:4] if m not in line]
+    more = ", ".join(names + numbers)
+    if not more:
+        return line
+    return line[: -len(RULING_INTRO)] + f" Also: {more}." + RULING_INTRO
+
+
+#: At most this many further term names when a part reads a second passage.
+MAX_ADDED_NAMES = 4
+
+
+_ADJECTIVE = re.compile(r"(?:ый|ий|ой)$")
+
+
+@lru_cache(maxsize=1)
+def _rule_lemmas() -> dict[str, str]:
+    """Russian lemma → the English rule word the English vocabulary gives it first
+    (``kb/data/english.toml``: «завершать» → end, «каждый» → every)."""
+    from rulekb.kb.search.vocabulary import load_english
+
+    found: dict[str, list[str]] = {}
+    for word, russian in load_english().items():
+        for ru in russian:
+            one = lemmas(ru)
+            if len(one) != 1:  # a phrase's words alone («во время» → «время») are no gloss of it
+                continue
+            if len(russian) > 1 and _ADJECTIVE.search(one[0]):
+                continue  # an adjective beside the word's nouns is half a phrase («боевой» of «боевой дух»)
+            found.setdefault(one[0], []).append(word)
+    # a word given for several unrelated English words («время»: during, time) or a short function
+    # word («до», «тот», «все») says nothing reliable on its own: left out
+    return {lemma: words[0] for lemma, words in found.items()
+            if len(lemma) >= MIN_RULE_LEMMA and len({w[:4] for w in words}) == 1}
+
+
+def rule_words(ruling: str, names: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """The ruling's rule words in English, in text order, each with the word the text prints: the
+    vocabulary English questions are searched with, read the other way (word for word, never a
+    translation of the sentence); words already in a term name on the line are left out."""
+    table = _rule_lemmas()
+    named = " ".join(names).lower()
+    seen: set[str] = set()
+    out: list[tuple[str, str]] = []
+    for token in tokens(ruling):
+        english = table.get(token.text)
+        if english is None or english in seen or re.search(rf"\b{re.escape(english)}", named):
+            continue
+        seen.add(english)
+        out.append((english, ruling[token.start:token.end]))
+        if len(out) >= MAX_RULE_WORDS:
+            break
+    return out
+
+
+#: Shortest Russian lemma glossed as a rule word (shorter ones are function words: «до», «тот», «все»).
+MIN_RULE_LEMMA = 4
+#: At most this many rule words on an English card's lead line.
+MAX_RULE_WORDS = 10
 
 #: At most this many English term names on an English card's lead line.
-MAX_ENGLISH_NAMES = 6
+MAX_ENGLISH_NAMES = 8
 
 
 def ruling_concepts(ruling: str) -> list[str]:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from rulekb.corpus.editions import MANIFEST
 from rulekb.corpus.reader import load_manifest, read_lines
 from rulekb.kb.ask.labels import edition_label
 from rulekb.kb.search.query import detect_editions
@@ -65,6 +66,22 @@ def _english_names(path: str, stamp: float) -> tuple[tuple[str, re.Pattern[str],
     return tuple(names)
 
 
+@lru_cache(maxsize=4)
+def _book_names(path: str, stamp: float) -> frozenset[str]:
+    """The English names and aliases that name a book («kill team»), not a term."""
+    return frozenset(name for name, _, _ in _english_names(path, stamp) if detect_editions(name))
+
+
+def _manifest() -> tuple[Any, ...]:
+    """The manifest's sources, read again only when the file changes (reading it costs milliseconds)."""
+    return _manifest_at(MANIFEST.stat().st_mtime)
+
+
+@lru_cache(maxsize=2)
+def _manifest_at(stamp: float) -> tuple[Any, ...]:
+    return tuple(load_manifest())
+
+
 def pick_concept(build_dir: Path, question: str, concepts: Sequence[str]) -> str | None:
     """The concept a terminology question asks about: the one whose English term or alias the
     question quotes, else the first concept the query parser recognised."""
@@ -73,8 +90,11 @@ def pick_concept(build_dir: Path, question: str, concepts: Sequence[str]) -> str
     best: tuple[int, str] | None = None
     path = build_dir / "terms.json"
     names = _english_names(str(path), path.stat().st_mtime) if phrases and path.is_file() else ()
+    books = _book_names(str(path), path.stat().st_mtime) if names else frozenset()
     for phrase in phrases:
         for name, pattern, concept_id in names:
+            if name in books:
+                continue  # a book's name («Kill Team») asks which book, not which term
             hit = name == phrase or (len(name) > 3 and pattern.search(phrase))
             if hit and (best is None or len(name) > best[0]):
                 best = (len(name), concept_id)
@@ -90,18 +110,20 @@ def pick_concept(build_dir: Path, question: str, concepts: Sequence[str]) -> str
 MAX_TERMS = 3
 
 
-def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str]) -> list[str]:
+def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str],
+                  phrases_of: dict[str, Sequence[str]] | None = None) -> list[str]:
     """Every concept a terminology question asks about («Как переведены Battle-shock и Desperate
     Escape?»): each English term or alias the question quotes, longest first and not overlapping,
     in the question's order; else the one :func:`pick_concept` finds."""
     path = build_dir / "terms.json"
     phrases = _latin_phrases(question)
     names = _english_names(str(path), path.stat().st_mtime) if phrases and path.is_file() else ()
+    books = _book_names(str(path), path.stat().st_mtime) if names else frozenset()
     found: list[tuple[int, int, str]] = []  # (phrase, start, concept)
     for number, phrase in enumerate(phrases):
         taken: list[tuple[int, int]] = []
         for name, pattern, concept_id in sorted(names, key=lambda n: -len(n[0])):
-            if (len(name) <= 3 and name != phrase) or detect_editions(name):
+            if (len(name) <= 3 and name != phrase) or name in books:
                 continue  # a short alias inside a phrase, or a book's name («Kill Team» asks which book)
             match = pattern.search(phrase)
             if match is None or any(match.start() < end and start < match.end() for start, end in taken):
@@ -112,7 +134,41 @@ def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str]) -> li
     if len(picked) >= 2:
         return picked[:MAX_TERMS]
     one = pick_concept(build_dir, question, concepts)
-    return [one] if one is not None else []
+    if one is None:
+        return []
+    if picked:
+        # one English name several concepts share (Overwatch: the older books' action and the
+        # 10th edition's stratagem): each concept under that name gets its block
+        return _sharing_name(build_dir, question, one)[:MAX_TERMS]
+    known = records(build_dir)
+    asked, words = [], set()
+    for c in concepts:
+        said = tuple((phrases_of or {}).get(c, ())) or (c,)
+        if c in known and c not in GENERIC and said not in words:  # one of the concepts sharing words
+            asked.append(c)
+            words.add(said)
+    if len(asked) >= 2 and _JOINED.search(question):
+        # «фаза чарджа и сам чардж»: the terms named in Russian, joined by «и»
+        return list(dict.fromkeys([one, *asked]))[:MAX_TERMS]
+    return [one]
+
+
+#: Concepts too general to be the term a translator asks about when they only sit around it.
+GENERIC = frozenset({"model", "unit", "enemy", "friendly", "weapon", "attack", "attacks", "army", "turn"})
+_JOINED = re.compile(r"\s(?:и|а\s+также|and)\s", re.IGNORECASE)
+
+
+def _sharing_name(build_dir: Path, question: str, concept: str) -> list[str]:
+    """``concept`` and every other concept the question's English name (its term or an alias) also names."""
+    path = build_dir / "terms.json"
+    names = _english_names(str(path), path.stat().st_mtime)
+    quoted: set[str] = set()
+    for phrase in _latin_phrases(question):
+        found = [name for name, pattern, c in names if c == concept and (name == phrase or pattern.search(phrase))]
+        if found:
+            quoted.add(max(found, key=len))  # "Fire Overwatch" is the stratagem alone, "Overwatch" both
+    others = [c for name, _, c in names if name in quoted and c != concept]
+    return list(dict.fromkeys([concept, *others]))
 
 
 def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lang: str) -> dict[str, Any] | None:
@@ -120,7 +176,7 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
     record = records(build_dir).get(concept)
     if record is None:
         return None
-    sources = {s.id: s for s in load_manifest()}
+    sources = {s.id: s for s in _manifest()}
     labels = STATUS["en" if lang == "en" else "ru"]
     per_source: dict[str, list[dict[str, Any]]] = {}
     for rendering in record.get("renderings", []):
@@ -141,7 +197,7 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
     per_edition: list[dict[str, Any]] = []
     citations: list[dict[str, Any]] = []
     flagged: list[str] = []
-    order = [s.id for s in load_manifest()]
+    order = [s.id for s in _manifest()]
     for source_id in sorted(per_source, key=order.index):
         renderings = sorted(per_source[source_id], key=lambda r: -int(r["count"]))
         source = sources[source_id]
@@ -150,7 +206,7 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
             first = ", ".join(str(n) for n in list(dict.fromkeys(r.get("lines", [])))[:FIRST_LINES])
             times = f"{r['count']}×"
             where = (f"lines {first}" if lang == "en" else f"строки {first}") if first else ""
-            printed = _printed_forms(source_id, str(r["text"]), r.get("lines", []))
+            printed = _printed_forms(source_id, str(r["text"]), tuple(r.get("lines", [])))
             shown = f" — {', '.join('«' + p + '»' for p in printed)}" if printed else ""
             parts.append(f"«{r['text']}» ({labels.get(str(r['status']), r['status'])}, {times}{', ' + where if where else ''}{shown})")
             if r["status"] == "mistranslation":
@@ -191,7 +247,8 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
 PRINTED_FORMS = 2
 
 
-def _printed_forms(source_id: str, rendering: str, lines: Sequence[int]) -> list[str]:
+@lru_cache(maxsize=4096)
+def _printed_forms(source_id: str, rendering: str, lines: tuple[int, ...]) -> list[str]:
     """How the text prints ``rendering`` at its first lines, when that differs from the termbase's
     form (another inflection: «зона поражения» printed «зоны поражения»)."""
     wanted = lemmas(rendering)

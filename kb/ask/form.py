@@ -28,6 +28,8 @@ __all__ = [
     "FORMS",
     "concept_editions",
     "implied_editions",
+    "listed_editions",
+    "older_editions_asked",
     "question_form",
 ]
 
@@ -220,3 +222,36 @@ def vocabulary_editions(question_lemmas: Sequence[str], vocabulary: dict[tuple[s
     if default in common:  # the default edition leads unmarked questions anyway; only older books' words imply
         return []
     return [e for e in display_order() if e != default and e in common]
+
+
+_OLDER = re.compile(r"\b(?:стар\w*|прошл\w+|прежн\w+|предыдущ\w+|older|earlier|previous|past)\s+(?:\w+\s+)?"
+                    r"(?:книг\w*|редакц\w*|перевод\w*|издани\w*|books?|editions?|translations?|texts?)", re.IGNORECASE)
+
+
+def older_editions_asked(question: str) -> list[str]:
+    """The editions «в старых книгах», «в разных старых переводах», "in the older editions" mean:
+    every edition but the default (the newest), in display order; none when the question says nothing of it."""
+    if not _OLDER.search(question):
+        return []
+    default = default_edition()
+    return [e for e in display_order() if e != default]
+
+
+_ORDINAL = r"(\d{1,2})(?:\s*-?\s*(?:й|я|ой|ая|ю|ую|ое|е|ей|ий|th|st|nd|rd))?"
+_LISTED = re.compile(
+    rf"(?<![\d\w]){_ORDINAL}((?:\s*(?:,|и|или|/|and|or|&)\s*(?:в\s+|in\s+(?:the\s+)?)?\d{{1,2}}(?:\s*-?\s*(?:й|я|ой|ая|ю|ую|ое|е|ей|ий|th|st|nd|rd))?)+)"
+    r"\s+(?:редакц\w*|издани\w*|edition\w*|books?|книг\w*)",
+    re.IGNORECASE,
+)
+
+
+def listed_editions(question: str) -> list[str]:
+    """The editions a list of ordinals before «редакция» names: «книги 6-й и 10-й редакции»,
+    «6-я и 10-я редакции», «в 6 и 10 редакции» (each number an edition the manifest has)."""
+    known = set(display_order())
+    found: list[str] = []
+    for match in _LISTED.finditer(question):
+        for number in re.findall(r"\d{1,2}", match.group(0)):
+            if number in known and number not in found:
+                found.append(number)
+    return found

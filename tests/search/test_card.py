@@ -197,3 +197,173 @@ def test_a_terminology_question_naming_two_terms_lists_both(built: Path) -> None
     check_card(card)
     assert card["kind"] == "terminology" and card["concepts"] == ["pile-in", "consolidate"]
     assert card["text"].count("как передан в текстах") == 2
+
+
+def test_a_comparison_part_adds_the_ruling_of_the_edition_s_next_passage(built: Path) -> None:
+    from rulekb.kb.ask.card_compare import MAX_PART
+
+    card = ask("Чем отличается отступление в 7-й и 10-й?", build_dir=built)["card"]
+    check_card(card)
+    assert card["kind"] == "comparison"
+    for part in card["per_edition"]:
+        cited = [c for c in card["citations"] if c["quote"] and c["quote"][:60] in part["text"]]
+        assert len(cited) >= 1 and len(part["text"]) <= MAX_PART + 300  # the English line sits above
+    # at least one edition's part reads a second passage of its book, cited with its own lines
+    by_source: dict[str, set[tuple[int, int]]] = {}
+    for citation in card["citations"]:
+        by_source.setdefault(citation["source_id"], set()).add(tuple(citation["lines"]))
+    assert any(len(lines) >= 2 for lines in by_source.values())
+
+
+def test_a_terminology_question_gets_every_concept_its_english_name_names(built: Path) -> None:
+    from rulekb.kb.ask.card_terms import pick_concepts, records
+
+    known = records(built)
+    sharing = [c for c, r in known.items() if "overwatch" in {str(a).lower() for a in r.get("aliases", [])}
+               | {str(r.get("english", "")).lower()}]
+    assert len(sharing) >= 2  # the older books' action and the 10th edition's stratagem
+    assert set(pick_concepts(built, "How is Overwatch rendered in the books?", [])) == set(sharing)
+    # the longer name is one concept only
+    assert pick_concepts(built, "How is Fire Overwatch rendered?", []) == ["fire-overwatch"]
+    card = ask("Как в разных книгах переведён Overwatch?", build_dir=built)["card"]
+    assert card["kind"] == "terminology" and set(card["concepts"]) == set(sharing)
+    assert {p["edition"] for p in card["per_edition"]} >= {"10", "6", "kt"}
+
+
+def test_a_book_s_name_is_never_the_term_asked(built: Path) -> None:
+    from rulekb.kb.ask.card_terms import pick_concept
+
+    assert pick_concept(built, "Как в Kill Team называется charge?", ["kill-team", "charge"]) == "charge"
+
+
+def test_terms_named_in_russian_and_joined_each_get_a_block(built: Path) -> None:
+    from rulekb.kb.ask.card_terms import pick_concepts
+    from rulekb.kb.search.searcher import get_index
+
+    index = get_index(built)
+    question = "Как в тексте переведены зона поражения и отступление?"
+    parsed = index.parse(question)
+    picked = pick_concepts(built, question, parsed.concepts, parsed.concept_phrases)
+    assert picked[0] == "engagement-range" and len(picked) == 2  # «отступление»: one of the concepts sharing it
+    alone = "Как переведена зона поражения?"
+    assert pick_concepts(built, alone, index.parse(alone).concepts) == ["engagement-range"]
+
+
+def test_older_books_asked_are_every_edition_but_the_newest(built: Path) -> None:
+    from rulekb.corpus.editions import default_edition, display_order
+    from rulekb.kb.ask.form import older_editions_asked
+
+    older = older_editions_asked("Как в старых книгах называется charge?")
+    assert older == [e for e in display_order() if e != default_edition()]
+    assert older_editions_asked("Как в разных старых переводах назван Overwatch?") == older
+    assert older_editions_asked("How is charge rendered in the older editions?") == older
+    assert older_editions_asked("Как переведён charge?") == []
+    card = ask("Как в старых книгах (Kill Team и другие) называется charge?", build_dir=built)["card"]
+    assert card["kind"] == "terminology" and {p["edition"] for p in card["per_edition"]} == set(older)
+
+
+def test_an_edition_among_the_first_hits_gets_a_part_after_the_close_ones() -> None:
+    from rulekb.kb.ask.card_editions import unmarked_editions
+
+    hits = [_Hit("10-a", "10", 10.0), _Hit("10-b", "10", 8.0), _Hit("6-a", "6", 6.0), _Hit("7-a", "7", 5.0)]
+    by_edition: dict[str, list[Any]] = {}
+    for hit in hits:
+        by_edition.setdefault(hit.edition, []).append(hit)
+    # the 6th scores 0.6 of the first hit but is third: retrieval found the mechanic there; the 7th, fourth, is not
+    assert unmarked_editions(hits, by_edition, None) == ["10", "6"]
+
+
+def test_a_concept_one_book_prints_outweighs_another_book_s_wording_when_retrieval_ranks_it_first(
+        built: Path) -> None:
+    from rulekb.kb.ask.card import _implied
+    from rulekb.kb.ask.form import concept_editions, edition_vocabulary, vocabulary_editions
+    from rulekb.kb.search.searcher import get_index, search_parsed
+    from rulekb.kb.text.analysis import lemmas
+
+    index = get_index(built)
+    question = "что даёт знамя в результате боя"
+    parsed = index.parse(question)
+    hits = search_parsed(index, parsed, 10, snippets=False)
+    worded = vocabulary_editions(lemmas(parsed.cleaned), edition_vocabulary(built))
+    banner = concept_editions(built)["banner"]
+    assert len(banner) == 1 and not set(worded) & banner  # the words say one book, the banner another
+    assert hits[0].edition in banner
+    assert _implied(built, parsed, hits) == sorted(banner)
+    card = ask(question, build_dir=built)["card"]
+    assert {p["edition"] for p in card["per_edition"]} == set(banner)
+
+
+def test_an_english_line_glosses_the_ruling_s_rule_words_word_for_word(built: Path) -> None:
+    from rulekb.kb.ask.card_english import MAX_RULE_WORDS, english_line, rule_words
+    from rulekb.kb.search.vocabulary import load_english
+
+    ruling = "В конце хода модель в зоне поражения бросает кубик за каждую рану."
+    words = rule_words(ruling)
+    english = load_english()
+    assert words and len(words) <= MAX_RULE_WORDS
+    for en, printed in words:
+        assert printed in ruling  # the text's own word, as printed
+        assert en in english  # an English word of the vocabulary English questions are searched with
+    # short function words are never glossed («до» is "before" in the vocabulary, and «до 3 дюймов» too)
+    assert all(len(printed) >= 3 for _, printed in words)
+    assert not [w for w, printed in rule_words("до того как") if printed in ("до", "того")]
+    # an adjective listed beside its phrase's noun is half a phrase: «боевой» of «боевой дух» is no "morale"
+    assert "morale" in english and "боевой" in english["morale"]
+    assert "morale" not in dict(rule_words("Боевые зоны — это наборы ландшафта."))
+    line = english_line(built, "10", [], ruling, None)
+    head = line.split("The ruling")[0]
+    assert "Rule words:" in head and "end" in head.split("Rule words:")[1]
+    assert not re.search(r"[А-Яа-яЁё]", head)  # the lead line is English
+
+
+def test_an_english_line_names_the_specific_concepts_first(built: Path) -> None:
+    from rulekb.kb.ask.card_english import _specific_first
+    from rulekb.kb.search.searcher import get_index
+
+    index = get_index(built)
+    ordered = _specific_first(built, ["model", "unit", "charge", "snap-shots"])
+    assert "model" not in ordered and "unit" not in ordered  # half the rules mention them
+    weights = [index.concept_weight(c) for c in ordered]
+    assert weights == sorted(weights, reverse=True) and ordered[0] == "snap-shots"
+
+
+def test_every_edition_of_a_list_before_the_word_edition_is_named(built: Path) -> None:
+    from rulekb.kb.ask.form import listed_editions
+    from rulekb.kb.search.searcher import get_index
+
+    assert listed_editions("что говорят книги 6-й и 10-й редакции?") == ["6", "10"]
+    assert listed_editions("в 6-й, 7-й и 10-й редакциях") == ["6", "7", "10"]
+    assert listed_editions("in the 6th and 10th editions") == ["6", "10"]
+    assert listed_editions("на 6 и 10 дюймов") == [] and listed_editions("бросьте 2 и 3 кубика") == []
+    assert listed_editions("в 10-й редакции") == []  # one edition is the search's to find
+    question = "Что говорят о перебросе книги 6-й и 10-й редакции?"
+    assert len(get_index(built).parse(question).editions) < 2  # the search reads only the last one
+    card = ask(question, build_dir=built)["card"]
+    assert card["kind"] == "comparison" and {p["edition"] for p in card["per_edition"]} == {"6", "10"}
+
+
+def test_what_changed_names_the_terms_only_one_edition_s_ruling_has(built: Path) -> None:
+    from rulekb.kb.ask.card_compare import what_changed
+    from rulekb.kb.ask.card_parts import Part
+
+    parts = [Part("7", "Модели, которые отступают, могут свободно двигаться через вражеские модели.", None, None, "text"),
+             Part("10", "Модели отступают сквозь врагов, но проходят проверку «Отчаянный побег».", None, None, "text")]
+    line = what_changed(parts, "ru", built)
+    assert line.startswith("Что изменилось:") and "только в 10-й редакции: «Отчаянный побег»" in line
+    assert "только в 7-й" not in line  # the 7th's ruling names nothing the 10th's does not
+    english = what_changed(parts, "en", built)
+    assert "only the 10th edition names Desperate Escape" in english
+    assert not re.search(r"[А-Яа-яЁё]", english)
+    assert what_changed(parts, "ru").startswith("Что изменилось: правило")  # no build: no terms line
+
+
+def test_the_engine_line_computes_only_the_card_s_own_editions() -> None:
+    from rulekb.kb.ask.card_compare import engine_line
+
+    both = engine_line(["overwatch"], ["10", "6"], "", "ru")
+    assert both is not None and "10-я редакция" in both and "6-я редакция" in both
+    only_older = engine_line(["overwatch"], ["kt", "6"], "", "ru")
+    assert only_older is not None and "6-я редакция" in only_older and "10-я" not in only_older
+    assert engine_line(["overwatch"], ["kt"], "", "ru") is None  # the engine has no Kill Team overwatch
+    seventh = engine_line(["leadership"], ["7", "10"], "", "en")
+    assert seventh is not None and "7th edition" in seventh and "6th" not in seventh
