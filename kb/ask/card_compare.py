@@ -9,11 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from rulekb.corpus.errors import RulebaseError
 from rulekb.engine import compare as ec
 from rulekb.kb.ask.card_english import extend_english_line, number_lead, ruling_concepts
 from rulekb.kb.ask.card_parts import Part, marked_sentences
 from rulekb.kb.ask.card_terms import records
 from rulekb.kb.ask.labels import edition_label
+from rulekb.kb.search.searcher import get_index
 from rulekb.kb.text.sentences import choose
 
 __all__ = ["MAX_PART", "SECOND_PASSAGES", "engine_line", "what_changed", "with_second_ruling"]
@@ -89,10 +91,8 @@ def _only_in(parts: Sequence[Part], lang: str, build_dir: Path) -> str:
     """«Только в 10-й редакции: Отчаянный побег, ТИТАНИК; только в 7-й редакции: …»: the specific
     terms each edition's ruling names that no other edition's ruling on the card names."""
     try:
-        from rulekb.kb.search.searcher import get_index
-
         weight = get_index(build_dir).concept_weight
-    except Exception:  # no index: no terms line
+    except RulebaseError:  # no index: no terms line
         return ""
     named = {p.edition: [c for c in dict.fromkeys(ruling_concepts(p.text)) if weight(c) >= TERM_WEIGHT] for p in parts}
     known = records(build_dir)

@@ -12,11 +12,14 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
+from rulekb.corpus.errors import RulebaseError
 from rulekb.kb.ask.card_terms import english_name
 from rulekb.kb.ask.labels import edition_label
-from rulekb.kb.search.index import _concepts_in
+from rulekb.kb.search.features import concepts_in
 from rulekb.kb.search.query import default_matcher
+from rulekb.kb.search.searcher import get_index
 from rulekb.kb.text.analysis import lemmas, tokens
+from rulekb.kb.text.vocabulary import load_english
 
 __all__ = ["MAX_ENGLISH_NAMES", "RULING_INTRO", "english_line", "extend_english_line", "measures", "number_lead",
            "ruling_concepts"]
@@ -65,10 +68,8 @@ def _specific_first(build_dir: Path, concepts: Sequence[str]) -> list[str]:
     """``concepts`` without those half the rules mention («Model», «Unit»), the most specific first
     (a stable sort: text order among equals)."""
     try:
-        from rulekb.kb.search.searcher import get_index
-
         weight = get_index(build_dir).concept_weight
-    except Exception:  # no index to weigh them by: text order
+    except RulebaseError:  # no index to weigh them by: text order
         return list(concepts)
     kept = [c for c in dict.fromkeys(concepts) if weight(c) >= GENERIC_WEIGHT]
     return sorted(kept, key=lambda c: -weight(c))
@@ -131,8 +132,6 @@ _ADJECTIVE = re.compile(r"(?:ый|ий|ой)$")
 def _rule_lemmas() -> dict[str, str]:
     """Russian lemma → the English rule word the English vocabulary gives it first
     (``kb/data/english.toml``: «завершать» → end, «каждый» → every)."""
-    from rulekb.kb.search.vocabulary import load_english
-
     found: dict[str, list[str]] = {}
     for word, russian in load_english().items():
         for ru in russian:
@@ -178,6 +177,6 @@ MAX_ENGLISH_NAMES = 8
 
 def ruling_concepts(ruling: str) -> list[str]:
     """The termbase concepts a ruling's Russian words name, in text order."""
-    return _concepts_in(default_matcher(), ruling)
+    return concepts_in(default_matcher(), ruling)
 
 

@@ -36,7 +36,6 @@ from rulekb.kb.faq.loader import load_built_faq
 from rulekb.kb.search.features import (
     GraphLinks,
     NodeFeatures,
-    concepts_in,
     node_features,
     own_title,
     read_graph_links,
@@ -66,9 +65,6 @@ __all__ = [
     "stage_index",
 ]
 
-#: The old private name of :func:`rulekb.kb.search.features.concepts_in`, which kb/ask still imports
-#: from here; it goes when kb/ask imports ``concepts_in`` from :mod:`rulekb.kb.search.features`.
-_concepts_in = concepts_in
 
 INDEX_DIR = "index"
 FEATURES_FILE = "features.json"

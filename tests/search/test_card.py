@@ -295,7 +295,7 @@ def test_a_concept_one_book_prints_outweighs_another_book_s_wording_when_retriev
 
 def test_an_english_line_glosses_the_ruling_s_rule_words_word_for_word(built: Path) -> None:
     from rulekb.kb.ask.card_english import MAX_RULE_WORDS, english_line, rule_words
-    from rulekb.kb.search.vocabulary import load_english
+    from rulekb.kb.text.vocabulary import load_english
 
     ruling = "В конце хода модель в зоне поражения бросает кубик за каждую рану."
     words = rule_words(ruling)
