@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -48,8 +49,6 @@ class HeadingPattern(BaseModel):
     to_line: int | None = None
 
     def matches(self, title: str, line: int) -> bool:
-        import re
-
         in_range = self.from_line <= line and (self.to_line is None or line <= self.to_line)
         return in_range and re.search(self.pattern, title, re.IGNORECASE) is not None
 

@@ -16,6 +16,8 @@ the rules (a recipe, the weather), ``answer`` is ``null`` and ``hits`` is empty:
 
 from __future__ import annotations
 
+import html
+import os
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -145,8 +147,6 @@ def answer_sentences(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeF
 
 def highlight_numbers(text: str) -> str:
     """``text`` HTML-escaped with numbers and dice notation in ``<b>…</b>``."""
-    import html
-
     pattern = re.compile(r"(\d*[DdДд]\d+(?:\s?[+\-]\s?\d+)?|[+\-−]?\d+(?:[.,]\d+)?(?:\+|\"|″|”| ?дюйм\w*)?)")
     parts = pattern.split(text)
     return "".join(f"<b>{html.escape(p, quote=False)}</b>" if i % 2 else html.escape(p, quote=False) for i, p in enumerate(parts))
@@ -232,8 +232,6 @@ def _card(result: dict[str, Any], context: Any, *, played: str | None, use_faq: 
 
 def default_played() -> str | None:
     """The edition in ``RULEKB_EDITION`` (the player's edition), or ``None``; a bad value is an error."""
-    import os
-
     value = os.environ.get("RULEKB_EDITION", "").strip().lower()
     if not value:
         return None

@@ -23,7 +23,10 @@ from typing import Any
 
 from rulekb.corpus.errors import QueryError
 from rulekb.corpus.reader import load_manifest
+from rulekb.kb.ask.answer import ask
+from rulekb.kb.ask.card import compose_card
 from rulekb.kb.evaluation.retrieval import Row, read_eval_file
+from rulekb.kb.search.searcher import get_index
 
 __all__ = [
     "AnswerRow",
@@ -149,9 +152,6 @@ class AnswerReport:
 def _baseline_card(result: dict[str, Any], build_dir: Path | None) -> dict[str, Any]:
     """The card as ``ask`` composed it before the answer card: the FAQ answer when an entry matched,
     else the answer sentence of the first hit (``--baseline``)."""
-    from rulekb.kb.ask.card import compose_card
-    from rulekb.kb.search.searcher import get_index
-
     citations: list[dict[str, Any]] = []
     faq = result.get("faq")
     if faq is not None:
@@ -166,8 +166,6 @@ def evaluate_answers(
     baseline: bool = False,
 ) -> AnswerReport:
     """Ask every row's question and score its card (``baseline``: the composition before the card)."""
-    from rulekb.kb.ask.answer import ask
-
     report = AnswerReport()
     for row in rows:
         try:

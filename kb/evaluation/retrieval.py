@@ -22,8 +22,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from whoosh import query as wq
+from whoosh.analysis import LowercaseFilter, RegexTokenizer
+from whoosh.fields import ID, NUMERIC, TEXT, Schema
+from whoosh.filedb.filestore import RamStorage
+from whoosh.scoring import BM25F
+
 from rulekb.corpus.errors import QueryError, RulebaseError
 from rulekb.corpus.reader import load_manifest, read_lines
+from rulekb.kb.ask.answer import ask
 
 __all__ = [
     "CUTOFFS",
@@ -248,12 +255,6 @@ def format_report(report: Report) -> str:
 
 def baseline_ranker(limit: int = MRR_DEPTH) -> Ranker:
     """Plain BM25 over raw lines (each non-empty line a document), lower-case words, in memory."""
-    from whoosh import query as wq
-    from whoosh.analysis import LowercaseFilter, RegexTokenizer
-    from whoosh.fields import ID, NUMERIC, TEXT, Schema
-    from whoosh.filedb.filestore import RamStorage
-    from whoosh.scoring import BM25F
-
     analyzer = RegexTokenizer(r"\w+(?:[.,]\w+)*") | LowercaseFilter()
     schema = Schema(source=ID(stored=True), line=NUMERIC(stored=True), text=TEXT(analyzer=analyzer))
     ix = RamStorage().create_index(schema)
@@ -280,8 +281,6 @@ def baseline_ranker(limit: int = MRR_DEPTH) -> Ranker:
 
 def ours_ranker(limit: int = MRR_DEPTH, build_dir: Path | None = None, use_faq: bool = True) -> Ranker:
     """The hits of :func:`rulekb.kb.ask.answer.ask` (the question only: no gold edition, no id)."""
-    from rulekb.kb.ask.answer import ask
-
     def rank(question: Question) -> list[Ranked]:
         result = ask(question.question, limit=limit, build_dir=build_dir, use_faq=use_faq)
         return [Ranked(hit["source_id"], (hit["lines"][0], hit["lines"][1])) for hit in result["hits"]]

@@ -18,6 +18,7 @@ from rulekb.kb.build import default_build_dir
 from rulekb.kb.contracts import Node, dump_list
 from rulekb.kb.contracts.cite import lines_label
 from rulekb.kb.knowledge import open_knowledge_base
+from rulekb.kb.text.fuzzy import close_matches
 
 BUILD_DIR = click.option(
     "--build-dir",
@@ -91,9 +92,7 @@ def show(node_id: str, as_json: bool, build_dir: Path | None) -> None:
     nodes = {node.id: node for node in _nodes(build_dir)}
     node = nodes.get(node_id)
     if node is None:
-        import difflib
-
-        close = difflib.get_close_matches(node_id, list(nodes), n=5, cutoff=0.5)
+        close = close_matches(node_id, nodes, n=5, cutoff=0.5)
         hint = f" Did you mean: {', '.join(close)}?" if close else " List ids with `rulekb nodes --json`."
         raise QueryError(f"Unknown node id {node_id!r}.{hint}")
     if as_json:

@@ -16,6 +16,7 @@ from rulekb.corpus.errors import IndexMissingError, QueryError, RulebaseError
 from rulekb.corpus.models import EDITIONS
 from rulekb.kb.contracts import Error, dump
 from rulekb.kb.contracts.cite import citation_label
+from rulekb.kb.text.fuzzy import close_matches
 from rulekb.webapp.data import edition_label
 from rulekb.webapp.guard import TimeBudgetExceeded
 from rulekb.webapp.render import STATUS_LABELS, bar_chart_svg, flat, number, percent
@@ -52,9 +53,7 @@ def _suggestions() -> list[Any]:
         if path.startswith(prefix):
             wanted = path[len(prefix) :]
             if "concepts" in prefix:
-                import difflib
-
-                ids = difflib.get_close_matches(wanted, list(build.concepts), n=5, cutoff=0.4)
+                ids = close_matches(wanted, build.concepts, n=5, cutoff=0.4)
                 return [{"href": f"/concepts/{i}", "title": build.concepts[i].english or i, "id": i} for i in ids]
             return [
                 {"href": f"/rules/{n.id}", "title": n.title_clean or n.title, "id": n.id}
