@@ -51,7 +51,7 @@ _RULE_WORDS = frozenset(
     for w in """
     можно мочь может нельзя должен обязан необходимо нужно следует разрешаться запрещаться
     если когда каждый любой только вместо пока сразу
-    модель отряд юнит единица подразделение персонаж транспорт техника машина пехота
+    модель отряд юнит единица подразделение персонаж транспорт техника машина пехота игрок армия
     бросок бросать кубик кость перебросить переброс результат проверка тест
     дюйм расстояние дистанция дальность радиус линия видимость обзор
     фаза ход раунд этап шаг начало конец
@@ -106,6 +106,23 @@ def _join_cut(sentences: Sequence[str]) -> list[str]:
     return out
 
 
+#: A sentence end the source printed without a space («…к фазе боя.Юнит считается…»,
+#: «…как описано здесь.ВИДИМОСТЬ Модели…»): a lower-case letter, the stop, a capitalised word.
+_GLUED = re.compile(r"(?<=[а-яё»)])[.!?](?=[А-ЯЁ][А-ЯЁа-яё])")
+
+
+def _split_glued(sentences: Sequence[str]) -> list[str]:
+    """Sentences split where the source glued two together without a space."""
+    out: list[str] = []
+    for sentence in sentences:
+        start = 0
+        for match in _GLUED.finditer(sentence):
+            out.append(sentence[start:match.end()].strip())
+            start = match.end()
+        out.append(sentence[start:].strip())
+    return [s for s in out if s]
+
+
 def mark_one(text: str, kind: str, position: int, count: int) -> str:
     """The mark of one sentence of a leaf of ``kind`` (see the module docstring)."""
     stripped = text.strip()
@@ -126,6 +143,8 @@ def mark_one(text: str, kind: str, position: int, count: int) -> str:
         if _RESULT.search(stripped) or position == count - 1:
             return "example-result"
         return "example-setup"
+    if stripped.endswith(":") and len(words) >= 4:
+        return "rule"  # it announces a list of the rule («оба игрока теперь тайно записывают:»)
     if _FLAVOUR.search(stripped) and not (modal and has_number):
         return "flavour"
     if not has_number and not (lemmas & _RULE_WORDS) and not re.search(r"\b(?:не|никогда)\b", stripped, re.I):
@@ -134,8 +153,8 @@ def mark_one(text: str, kind: str, position: int, count: int) -> str:
 
 
 def mark_sentences(sentences: Sequence[str], kind: str) -> list[tuple[str, str]]:
-    """``(sentence, mark)`` for a leaf's sentences, cut ones re-joined first."""
-    joined = _join_cut(sentences)
+    """``(sentence, mark)`` for a leaf's sentences, cut ones re-joined and glued ones split first."""
+    joined = _join_cut(_split_glued(sentences))
     return [(s, mark_one(s, kind, i, len(joined))) for i, s in enumerate(joined)]
 
 
@@ -186,6 +205,9 @@ _UNIT = re.compile(r"(\d+\s*(?:\"|″|”|“|''|дюйм\w*)|\d*\s*[DdДд]\s*\
 W_FORM = 0.5
 #: Scores of the second and third passage are multiplied by these (the first is usually right).
 RANK_DECAY = (1.0, 0.65, 0.5)
+#: A passage's last sentence announcing a list the passage does not print («…сюжетный и
+#: случайный:»; a list the next leaf prints is joined to the passage before choosing) counts this much.
+ANNOUNCES_NOTHING = 0.5
 #: A passage of at most this many characters is shown whole.
 SHORT_PASSAGE = 700
 #: Longest card text per edition.
@@ -240,6 +262,8 @@ def choose(
         decay = RANK_DECAY[rank]
         kind_factor = 1.08 if kind == "summary" else 1.0
         scores = [_score(s, weights, numbers, form, top) * decay * kind_factor for s in sentences]
+        if sentences[-1].text.rstrip().endswith(":"):
+            scores[-1] *= ANNOUNCES_NOTHING  # it announces what the passage does not print
         i = max(range(len(sentences)), key=lambda k: (scores[k], -k))
         if best is None or scores[i] > best[0]:
             best = (scores[i], rank, i, scores)
@@ -312,11 +336,30 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
             break
         chosen.append(j)
         covered |= set(sentences[j].lemmas)
+    chosen = _with_lists(sentences, chosen)
     text = " ".join(sentences[j].text for j in sorted(chosen))
     longest = MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT
     if len(text) > longest:
         text = text[:longest].rsplit(" ", 1)[0] + "…"
     return text
+
+
+#: At most this many items of a list a chosen sentence announces («…следующих условий:») join it.
+LIST_ITEMS = 4
+
+
+def _with_lists(sentences: Sequence[Sentence], chosen: list[int]) -> list[int]:
+    """``chosen`` with the items («• …») of each list a chosen sentence announces by ending with «:»."""
+    out = list(chosen)
+    for j in sorted(chosen):
+        if not sentences[j].text.rstrip().endswith(":"):
+            continue
+        k = j + 1
+        while k < len(sentences) and k - j <= LIST_ITEMS and sentences[k].text.lstrip().startswith(("•", "-", "–")):
+            if k not in out:
+                out.append(k)
+            k += 1
+    return out
 
 
 _NEGATIVE = re.compile(

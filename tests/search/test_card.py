@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -197,3 +198,26 @@ def test_a_terminology_question_naming_two_terms_lists_both(built: Path) -> None
     check_card(card)
     assert card["kind"] == "terminology" and card["concepts"] == ["pile-in", "consolidate"]
     assert card["text"].count("как передан в текстах") == 2
+
+
+def test_a_passage_announcing_a_list_is_followed_by_the_list_leaf(built: Path) -> None:
+    from rulekb.kb.ask.card_parts import announced_list, with_list
+    from rulekb.kb.search.searcher import get_index
+    from rulekb.kb.text.sentences import load_marked
+
+    index = get_index(built)
+    marked = load_marked(built)
+    ids = list(index.features)
+    pairs = [(a, b) for a, b in pairwise(ids)
+             if index.features[a].text.rstrip().endswith(":") and index.features[b].text.lstrip().startswith("•")
+             and index.features[a].source_id == index.features[b].source_id]
+    assert pairs  # the parser cuts a rule's bullets into a leaf of their own
+    for before, after in pairs:
+        following = announced_list(index, marked, before)
+        assert following is not None and following.id == after
+        sentences, leaf = with_list(index, marked, before)
+        assert leaf is following and sentences[-1].text in index.features[after].text
+    # a passage that announces nothing has no list, even when bullets follow it
+    plain = next(a for a, b in pairwise(ids) if not index.features[a].text.rstrip().endswith(":")
+                 and index.features[b].text.lstrip().startswith("•"))
+    assert announced_list(index, marked, plain) is None

@@ -108,7 +108,8 @@ def test_a_comparison_shows_each_edition_s_rule_whole_with_its_measures() -> Non
     assert compared is not None and looked_up is not None
     assert "равен или меньше" in compared.text and "2D6" in compared.text
     assert len(" ".join(s.text for s in sentences)) > SHORT_PASSAGE  # a lookup shows it cut
-    assert "равен или меньше" not in looked_up.text
+    # … to the sentence announcing the list and the list's first items
+    assert "Модификаторы лидерства" in compared.text and "Модификаторы лидерства" not in looked_up.text
 
 
 def test_a_ruling_allowing_only_one_denies_a_question_about_several() -> None:
@@ -127,3 +128,29 @@ def test_the_number_lead_reads_numbers_written_in_words_after_the_measures() -> 
     assert number_lead("Не более трёх юнитов с одним названием, или шести для линейных.") == "3, 6"
     assert number_lead("Бросьте 2D6 и прибавьте два.") == "2D6, 2"
     assert number_lead("Отряд может стрелять.") is None
+
+
+def test_sentences_the_source_glued_together_are_split() -> None:
+    marked = mark_sentences(["После того, как все атаки завершены, переходите к фазе боя.Юнит считается подходящим "
+                             "для атаки, если он находится в пределах 12 дюймов.", "Модели можно перемещать, как "
+                             "описано здесь.ВИДИМОСТЬ Модели внутри никогда не считаются полностью видимыми."], "rule")
+    texts = [s for s, _ in marked]
+    assert texts[0].endswith("к фазе боя.") and texts[1].startswith("Юнит считается")
+    assert texts[2].endswith("здесь.") and texts[3].startswith("ВИДИМОСТЬ")
+    # abbreviations and references are no sentence ends
+    assert len(mark_sentences(["Т.е. можно объявить нападение (см. стр.16) только на отряды в 12\"."], "rule")) == 1
+
+
+def test_a_chosen_sentence_announcing_a_list_brings_its_items() -> None:
+    sentences = [
+        sentence("Отряд может объявить рывок, если он находится в пределах двенадцати дюймов от врага, "
+                 "кроме случаев, когда выполняется одно из следующих условий:"),
+        sentence("• Этот отряд продвинулся или отступил в этом ходу."),
+        sentence("• Этот отряд находится в зоне поражения вражеских моделей."),
+        sentence("Рывок совершают по одному отряду за раз, бросая кубики заново для каждого отряда в этой фазе."),
+        sentence("Отряды с ключевым словом самолёт вообще никогда не объявляют рывок, что бы ни случилось."),
+    ] + [sentence(f"Посторонняя длинная фраза номер {i} о совсем другом правиле, без вопроса в ней.") for i in range(8)]
+    choice = choose([("a", "rule", sentences)], {"рывок": 2.0, "условие": 1.0}, set(), "yesno")
+    assert choice is not None
+    assert "продвинулся или отступил" in choice.text and "зоне поражения" in choice.text
+    assert "Посторонняя" not in choice.text
