@@ -124,7 +124,7 @@ def ruling_part(
             ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
         lead = None
         if form == "yesno" and not re.match(r"^(да|нет|yes|no)\b", answer.strip(), re.I):
-            lead = yes_no_lead(answer, lang, weights) or (yes_no_lead(ruling, lang, weights) if ruling else None)
+            lead = yes_no_lead(answer, lang, weights, question) or (yes_no_lead(ruling, lang, weights, question) if ruling else None)
         if lang == "en" and not entry.answer_en:  # the English lead and terms above our Russian answer
             node = index.features.get(choice.node_id) if choice is not None else None
             concepts = [c for c in parsed.concepts if node is None or c in node.concepts or c in node.defines]
@@ -148,7 +148,7 @@ def ruling_part(
     following = extended[choice.node_id][1]
     if following is not None and any(s.text in choice.text for s in marked_sentences(marked, following)):
         lines = [lines[0], max(lines[1], following.lines[1])]  # the list it announced is quoted too
-    lead = yes_no_lead(choice.text, lang, weights) if form == "yesno" else None
+    lead = yes_no_lead(choice.text, lang, weights, question) if form == "yesno" else None
     if form == "yesno" and only_one_denies(question, choice.text):
         lead = "No." if lang == "en" else "Нет."  # «двух лидеров?» — «только один лидер»
     if form == "number" and lang != "en":

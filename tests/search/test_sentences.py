@@ -154,3 +154,48 @@ def test_a_chosen_sentence_announcing_a_list_brings_its_items() -> None:
     assert choice is not None
     assert "продвинулся или отступил" in choice.text and "зоне поражения" in choice.text
     assert "Посторонняя" not in choice.text
+
+
+def test_the_predicate_of_a_yes_no_question_is_what_it_asks() -> None:
+    from rulekb.kb.text.sentences import question_predicates
+
+    asked = question_predicates("Мой отряд стоит в руинах. Может ли мой отряд залечь, чтобы получить укрытие?")
+    assert "залечь" in asked
+    assert "получить" not in asked and "стоять" not in asked and "мочь" not in asked  # purpose, situation, modal
+    assert "видимый" in question_predicates("Считается ли модель видимой, если видно только знамя?")
+
+
+def test_a_ruling_denying_the_asked_action_leads_no_though_it_permits_something_else_first() -> None:
+    question = "Может ли кавалерия залечь в фазе стрельбы?"
+    ruling = ("Кавалерия может передвигаться на 12\" и стрелять из всего оружия в каждой фазе стрельбы. "
+              "Кавалеристы никогда не залегают, ни добровольно, ни как-либо иначе.")
+    weights = {"кавалерия": 3.0, "фаза": 1.0, "стрельба": 1.0, "залечь": 2.0}
+    assert yes_no_lead(ruling, "ru", weights, question) == "Нет."
+    # a ruling stating the action as permitted keeps «Да»
+    assert yes_no_lead("Кавалерия может залечь в любой фазе.", "ru", weights, question) == "Да."
+    # the negated word is a denial too («невидимой» for «видимой»)
+    seen = "Считается ли модель видимой, если видно только её знамя?"
+    assert yes_no_lead("Если видно только знамя, модель считается невидимой.", "ru", {"знамя": 2.0}, seen) == "Нет."
+
+
+def test_a_negation_inside_a_condition_does_not_deny() -> None:
+    from rulekb.kb.text.sentences import main_clauses
+
+    ruling = ("Если отряд связан боем с врагом, которому он не может навредить, он может по своему желанию "
+              "провалить тест на мораль.")
+    assert "не может" not in main_clauses(ruling)
+    question = "Могу я специально провалить тест на мораль?"
+    lead = yes_no_lead(ruling, "ru", {"провалить": 2.0, "тест": 1.0, "мораль": 2.0}, question)
+    assert lead == "Да, если отряд связан боем с врагом."
+    assert str(yes_no_lead(ruling, "ru", {"тест": 1.0, "мораль": 2.0})).startswith("Да")  # without the question too
+
+
+def test_a_list_item_answers_with_its_lead_in_and_the_question_s_condition_picks_it() -> None:
+    from rulekb.kb.text.sentences import question_conditions
+
+    question = "Может ли отряд, который отступил в этом ходу, стрелять?"
+    assert set(question_conditions(question)) >= {"отступить", "ход"}
+    ruling = ("Некоторым отрядам запрещено стрелять. Это возможно по следующим причинам: • Отряд отступил в этом "
+              "ходу • Отряд залёг. Отряд, который стрелял, может стрелять и в следующей фазе по любому отряду.")
+    weights = {"отряд": 1.0, "отступить": 4.0, "ход": 1.0, "стрелять": 3.0}
+    assert yes_no_lead(ruling, "ru", weights, question) == "Нет."
