@@ -317,7 +317,8 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
         nxt = sentences[k + 1]
         if nxt.mark in NON_RULING:
             break
-        announces = sentences[k].text.rstrip().endswith(":") or nxt.text.lstrip().startswith(("•", "-", "–"))
+        announces = (sentences[k].text.rstrip().endswith(":") or nxt.text.lstrip().startswith(("•", "-", "–"))
+                     or _points_back(nxt.text))
         if announces or form == "procedure" or scores[k + 1] >= 0.6 * scores[i] > 0:
             chosen.append(k + 1)
             k += 1
@@ -350,6 +351,12 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
 LIST_ITEMS = 4
 
 
+def _points_back(text: str) -> bool:
+    """A sentence announcing a list about the sentence before it («Это возможно по следующим причинам:»)."""
+    return text.rstrip().endswith(":") and bool(
+        len(text.split()) < 6 or re.match(r"(?:это|они|такие|these|they)\b", text.strip(), re.I))
+
+
 def _is_item(sentence: Sentence) -> bool:
     return sentence.text.lstrip().startswith(("•", "-", "–"))
 
@@ -367,10 +374,9 @@ def _with_lists(sentences: Sequence[Sentence], chosen: list[int]) -> list[int]:
                 k -= 1
             if k >= 0 and sentences[k].text.rstrip().endswith(":") and k not in out:
                 out.append(k)
-                lead = sentences[k].text
                 # «Это возможно по следующим причинам:» points back at the sentence before it
-                if k > 0 and (len(lead.split()) < 6 or re.match(r"(?:это|они|такие|these|they)\b", lead, re.I)) \
-                        and sentences[k - 1].mark not in NON_RULING and k - 1 not in out:
+                if k > 0 and _points_back(sentences[k].text) and sentences[k - 1].mark not in NON_RULING \
+                        and k - 1 not in out:
                     out.append(k - 1)
     for j in sorted(out):
         if not sentences[j].text.rstrip().endswith(":"):

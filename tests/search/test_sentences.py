@@ -199,3 +199,17 @@ def test_a_list_item_answers_with_its_lead_in_and_the_question_s_condition_picks
               "ходу • Отряд залёг. Отряд, который стрелял, может стрелять и в следующей фазе по любому отряду.")
     weights = {"отряд": 1.0, "отступить": 4.0, "ход": 1.0, "стрелять": 3.0}
     assert yes_no_lead(ruling, "ru", weights, question) == "Нет."
+
+
+def test_a_ruling_followed_by_a_pointer_to_its_list_brings_the_list() -> None:
+    sentences = [
+        sentence("Каждый отряд может объявить рывок в своей фазе рывка, если враг находится достаточно близко."),
+        sentence("Некоторым отрядам запрещено объявлять рывок в этой фазе."),
+        sentence("Это возможно по следующим причинам:"),
+        sentence("• Отряд уже сражается"),
+        sentence("• Отряд отступил"),
+        sentence("Рывок совершают по одному отряду за раз, бросая кубики заново для каждого отряда."),
+    ] + [sentence(f"Посторонняя длинная фраза номер {i} о совсем другом правиле, без вопроса в ней.") for i in range(8)]
+    choice = choose([("a", "rule", sentences)], {"запрещать": 3.0, "объявлять": 1.0, "рывок": 1.0}, set(), "lookup")
+    assert choice is not None and choice.best.startswith("Некоторым")
+    assert "• Отряд уже сражается" in choice.text and "• Отряд отступил" in choice.text
