@@ -90,13 +90,20 @@ class Sentence:
     lemmas: tuple[str, ...]
 
 
+#: A step's number the splitter cut from its step («1.», «2)»).
+_STEP_NUMBER = re.compile(r"\d{1,2}[.)]")
+#: A step of a procedure: numbered («1. Объявите нападение.») or a list item.
+_STEP = re.compile(r"^(?:\d{1,2}[.)]\s|•|-\s|–\s)")
+
+
 def _join_cut(sentences: Sequence[str]) -> list[str]:
     """Re-join sentences cut after «(см. стр.», «(см. с.» or an abbreviation the splitter took for an end."""
     out: list[str] = []
     for sentence in sentences:
         if out and (
             re.search(r"\((?:см\.\s*)?(?:стр|с)\.$", out[-1])
-            or re.search(r"\bсм\.$", out[-1])
+            or re.search(r"\b(?:см|стр)\.$", out[-1])
+            or _STEP_NUMBER.fullmatch(out[-1])  # «1.» «Объявите нападение.»: a numbered step
             or (out[-1].count("(") > out[-1].count(")") and len(out[-1]) < 500)
             or out[-1].rstrip().endswith("«")
         ):
@@ -236,7 +243,8 @@ def _score(sentence: Sentence, weights: dict[str, float], numbers: set[str], for
     score += sum(0.5 * weights.get(n, top * 0.5) for n in numbers if n in seen)
     # a comparison asks how the mechanic's measures differ: its numbers and dice fit it as they fit a number
     fits = (form == "yesno" and _PERMISSION.search(sentence.text)) or (
-        form in ("number", "comparison") and _UNIT.search(sentence.text))
+        form in ("number", "comparison") and _UNIT.search(sentence.text)) or (
+        form == "procedure" and _STEP.match(sentence.text))
     if fits:
         score += W_FORM * top
     if sentence.mark in NON_RULING:
@@ -300,6 +308,8 @@ COVER_GAIN = 0.2
 OTHER_PASSAGE_GAIN = 0.35
 #: At most this many sentences from one passage.
 MAX_SENTENCES = 4
+#: At most this many steps of a procedure's ordered list.
+MAX_STEPS = 6
 
 
 def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form: str,
@@ -311,12 +321,23 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
     if ruling and len(whole) <= WHOLE_PASSAGE.get(form, SHORT_PASSAGE):
         return whole
     chosen = [i]
+    steps = [j for j, x in enumerate(sentences) if _STEP.match(x.text) and x.mark not in NON_RULING]
+    if form == "procedure" and len(steps) >= 2:
+        # a procedure is answered by its ordered steps, whichever sentence names the question's words
+        first = steps[0]
+        chosen += [j for j in steps[:MAX_STEPS] if j != i]
+        if first > 0 and sentences[first - 1].text.rstrip().endswith(":") and first - 1 != i:
+            chosen.append(first - 1)
+    extra = len(chosen) - 1  # the steps do not take the places of the sentences the question needs
     limit = 4 if form == "procedure" else 2
     k = i
-    while k + 1 < len(sentences) and len(chosen) < limit:
+    while k + 1 < len(sentences) and len(chosen) - extra < limit:
         nxt = sentences[k + 1]
         if nxt.mark in NON_RULING:
             break
+        if k + 1 in chosen:
+            k += 1
+            continue
         announces = (sentences[k].text.rstrip().endswith(":") or nxt.text.lstrip().startswith(("•", "-", "–"))
                      or _points_back(nxt.text))
         if announces or form == "procedure" or scores[k + 1] >= 0.6 * scores[i] > 0:
@@ -326,7 +347,7 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
         break
     covered = set().union(*(sentences[j].lemmas for j in chosen))
     total = sum(w for t, w in weights.items() if t in sentences[i].lemmas) or 1.0  # what the best carries
-    while len(chosen) < MAX_SENTENCES:
+    while len(chosen) - extra < MAX_SENTENCES:
         gains = [
             (sum(w for t, w in weights.items() if t in s.lemmas and t not in covered), j)
             for j, s in enumerate(sentences)

@@ -213,3 +213,27 @@ def test_a_ruling_followed_by_a_pointer_to_its_list_brings_the_list() -> None:
     choice = choose([("a", "rule", sentences)], {"запрещать": 3.0, "объявлять": 1.0, "рывок": 1.0}, set(), "lookup")
     assert choice is not None and choice.best.startswith("Некоторым")
     assert "• Отряд уже сражается" in choice.text and "• Отряд отступил" in choice.text
+
+
+def test_a_step_number_the_splitter_cut_off_is_joined_to_its_step() -> None:
+    marked = mark_sentences(["Такой бой описан на стр.", "27.", "1.", "Объявите рывок.", "2.", "Бросьте 2D6."], "rule")
+    assert [s for s, _ in marked] == ["Такой бой описан на стр. 27.", "1. Объявите рывок.", "2. Бросьте 2D6."]
+
+
+def test_a_procedure_shows_the_ordered_steps_of_its_passage() -> None:
+    sentences = [
+        sentence("В фазе рывка отряды вашей армии бросаются в бой один за другим, пока не закончатся желающие."),
+        sentence("Для каждого рывка выполните следующие действия по порядку:"),
+        sentence("1. Выберите отряд, который объявит рывок."),
+        sentence("2. Выберите цели рывка в пределах двенадцати дюймов."),
+        sentence("3. Бросьте 2D6 на дистанцию рывка."),
+        sentence("4. Переместите модели отряда."),
+    ] + [sentence(f"Посторонняя длинная фраза номер {i} о совсем другом правиле, без вопроса в ней.") for i in range(8)]
+    weights = {"фаза": 1.0, "рывок": 2.0, "отряд": 0.5}
+    procedure = choose([("a", "rule", sentences)], weights, set(), "procedure")
+    lookup = choose([("a", "rule", sentences)], weights, set(), "lookup")
+    assert procedure is not None and lookup is not None
+    texts = [s.text for s in sentences[1:6]]
+    assert all(t in procedure.text for t in texts)
+    assert [procedure.text.index(t) for t in texts] == sorted(procedure.text.index(t) for t in texts)  # in order
+    assert "4. Переместите" not in lookup.text  # a lookup is not a procedure
