@@ -297,6 +297,16 @@ def choose(
                 extra = (gain, s.text)
     if extra is not None and len(text) + len(extra[1]) <= MAX_TEXT * 3 // 2:
         text = f"{text} {extra[1]}"
+    if form in ("number", "yesno") and not _fits(text, form):
+        # the measure or the permission asked may be printed by the next passage («…на 12"»)
+        fitting = [(_score(s, weights, numbers, form, top) * RANK_DECAY[r], s.text)
+                   for r, (_other, _k, other_sentences) in enumerate(usable) if r != rank
+                   for s in other_sentences if s.mark not in NON_RULING and _fits(s.text, form)
+                   and any(t in s.lemmas for t in weights)]
+        if fitting:
+            best_fit = max(fitting)
+            if best_fit[0] >= FORM_FROM_OTHER * score and len(text) + len(best_fit[1]) <= MAX_TEXT * 3 // 2:
+                text = f"{text} {best_fit[1]}"
     return Choice(node_id, text, score, i, sentences[i].text)
 
 
@@ -306,6 +316,9 @@ COVER_GAIN = 0.2
 #: A sentence of another top passage joins when it carries this share of the question's weight
 #: the chosen sentences do not.
 OTHER_PASSAGE_GAIN = 0.35
+#: A sentence of another top passage carrying what the form asks (a measure, a permission) joins a
+#: text without one when it scores at least this share of the chosen sentence.
+FORM_FROM_OTHER = 0.3
 #: At most this many sentences from one passage.
 MAX_SENTENCES = 4
 #: At most this many steps of a procedure's ordered list.
@@ -360,6 +373,7 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
             break
         chosen.append(j)
         covered |= set(sentences[j].lemmas)
+    chosen = _with_form(sentences, chosen, scores, form)
     chosen = _with_lists(sentences, chosen)
     text = " ".join(sentences[j].text for j in sorted(chosen))
     longest = MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT
@@ -370,6 +384,28 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
 
 #: At most this many items of a list a chosen sentence announces («…следующих условий:») join it.
 LIST_ITEMS = 4
+
+
+def _fits(text: str, form: str) -> bool:
+    """A sentence carrying what the form asks: a measure for a number, a permission or prohibition for yes/no."""
+    if form == "number":
+        return bool(_UNIT.search(text))
+    if form == "yesno":
+        return bool(_PERMISSION.search(text))
+    return True
+
+
+def _with_form(sentences: Sequence[Sentence], chosen: list[int], scores: Sequence[float], form: str) -> list[int]:
+    """``chosen`` with the passage's best sentence carrying what the form asks when none chosen does
+    («на сколько ходят мотоциклы и как им труднопроходимка?»: the sentence about difficult terrain
+    carries most of the words, the one with «12"» answers «на сколько»)."""
+    if form not in ("number", "yesno") or any(_fits(sentences[j].text, form) for j in chosen):
+        return chosen
+    fitting = [j for j, x in enumerate(sentences)
+               if j not in chosen and x.mark not in NON_RULING and scores[j] > 0 and _fits(x.text, form)]
+    if not fitting:
+        return chosen
+    return [*chosen, max(fitting, key=lambda j: (scores[j], -j))]
 
 
 def _points_back(text: str) -> bool:

@@ -237,3 +237,19 @@ def test_a_procedure_shows_the_ordered_steps_of_its_passage() -> None:
     assert all(t in procedure.text for t in texts)
     assert [procedure.text.index(t) for t in texts] == sorted(procedure.text.index(t) for t in texts)  # in order
     assert "4. Переместите" not in lookup.text  # a lookup is not a procedure
+
+
+def test_a_number_question_gets_the_sentence_with_the_measure() -> None:
+    filler = [sentence(f"Посторонняя длинная фраза номер {i} о совсем другом правиле, без вопроса в ней.") for i in range(8)]
+    terrain = sentence("Мотоциклы никогда не замедляются на труднопроходимом ландшафте, даже при нападении на врага.")
+    moves = sentence("Мотоциклы могут передвигаться максимум на 12\" в фазе движения.")
+    weights = {"мотоцикл": 2.0, "труднопроходимый": 3.0, "ландшафт": 1.0}
+    # in the same passage: the terrain sentence carries most of the words, the measure joins it
+    same = choose([("a", "rule", [terrain, *filler, moves])], weights, set(), "number")
+    assert same is not None and "12\"" in same.text and "замедляются" in same.text
+    # in the next passage: it joins from there
+    other = choose([("a", "rule", [terrain]), ("b", "rule", [moves])], weights, set(), "number")
+    assert other is not None and other.node_id == "a" and "12\"" in other.text
+    # a lookup asks for no measure
+    looked_up = choose([("a", "rule", [terrain]), ("b", "rule", [moves])], weights, set(), "lookup")
+    assert looked_up is not None and "12\"" not in looked_up.text
