@@ -221,3 +221,19 @@ def test_a_passage_announcing_a_list_is_followed_by_the_list_leaf(built: Path) -
     plain = next(a for a, b in pairwise(ids) if not index.features[a].text.rstrip().endswith(":")
                  and index.features[b].text.lstrip().startswith("•"))
     assert announced_list(index, marked, plain) is None
+
+
+def test_a_concept_named_in_transliteration_counts_by_its_renderings_not_its_false_friends(built: Path) -> None:
+    from rulekb.kb.ask.card import _weights
+    from rulekb.kb.search.searcher import get_index
+
+    index = get_index(built)
+    parsed = index.parse("как работают летал хитс при стрельбе", None)
+    assert "lethal-hits" in parsed.concepts
+    assert any(w.lemma == "летать" for w in parsed.words)  # «летал» read as the verb to fly …
+    weights = _weights(index, parsed)
+    assert "летать" not in weights and "полет" not in weights  # … which the card's sentences must not chase
+    assert "смертельный" in weights and "стрельба" in weights  # the concept's rendering, the other words
+    # a concept named in the texts' own words keeps them
+    plain = index.parse("как проходит проверка боевого шока", None)
+    assert {"боевой", "шок"} <= set(_weights(index, plain))
