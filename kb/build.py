@@ -30,6 +30,7 @@ from typing import Any
 from rulekb.corpus.errors import CorpusError
 from rulekb.corpus.models import ParseIssue
 from rulekb.corpus.parser import parse_corpus
+from rulekb.kb.ask.stage import stage_sentences
 from rulekb.kb.context import BuildContext, Stage, dump_json
 from rulekb.kb.examples.worked import run_examples
 from rulekb.kb.faq.loader import stage_faq
@@ -54,7 +55,6 @@ from rulekb.kb.store import (
     verify_build,
 )
 from rulekb.kb.termbase.built import stage_termbase
-from rulekb.kb.text.sentences import stage_sentences
 from rulekb.kb.text.vocabulary import stage_vocabulary
 
 __all__ = [

@@ -120,11 +120,23 @@ MAX_PARTS = 3
 
 
 def _weights(index: Any, parsed: Any) -> dict[str, float]:
-    weights = {t.text: t.weight * index.idf(t.text) for t in parsed.terms if t.origin != "light"}
+    """The question's terms, weighted, that a ruling sentence should carry. A concept named in a
+    phrase the texts never print («летал хитс» for Lethal Hits) counts by its renderings only: the
+    phrase's own words are false friends there («летал» → «летать», the rule for flying)."""
+    foreign: set[str] = set()
+    for concept in parsed.concepts:
+        for phrase in parsed.concept_phrases.get(concept, ()):
+            lemmas = index.lemmas_of(phrase)
+            if any(term not in index.vocabulary for term in lemmas):  # the words the texts do print
+                foreign |= {term for term in lemmas if term in index.vocabulary}
+    false_friends = {a for word in parsed.words if word.concept and word.lemma in foreign for a in word.alternatives}
+    weights = {t.text: t.weight * index.idf(t.text) for t in parsed.terms
+               if t.origin != "light" and not (t.origin in ("word", "synonym") and t.text in false_friends)}
     for concept in parsed.concepts:
         for phrase in parsed.concept_phrases.get(concept, ()):
             for term in index.lemmas_of(phrase):
-                weights[term] = max(weights.get(term, 0.0), index.idf(term))
+                if term not in foreign:
+                    weights[term] = max(weights.get(term, 0.0), index.idf(term))
     return weights
 
 

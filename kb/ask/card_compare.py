@@ -16,7 +16,7 @@ from rulekb.kb.ask.card_parts import Part, marked_sentences
 from rulekb.kb.ask.card_terms import records
 from rulekb.kb.ask.labels import edition_label
 from rulekb.kb.search.searcher import get_index
-from rulekb.kb.text.sentences import choose
+from rulekb.kb.text.choice import choose
 
 __all__ = ["MAX_PART", "SECOND_PASSAGES", "engine_line", "what_changed", "with_second_ruling"]
 

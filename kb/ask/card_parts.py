@@ -12,9 +12,11 @@ from rulekb.kb.ask.card_english import english_line, number_lead
 from rulekb.kb.faq.entries import DEFAULT_THRESHOLD
 from rulekb.kb.faq.gate import gate_entry
 from rulekb.kb.text.analysis import tokens
-from rulekb.kb.text.sentences import Sentence, choose, mark_sentences, only_one_denies, yes_no_lead
+from rulekb.kb.text.choice import choose
+from rulekb.kb.text.sentences import NON_RULING, Sentence, mark_sentences
+from rulekb.kb.text.verdicts import only_one_denies, yes_no_lead
 
-__all__ = ["MAX_QUOTE", "Part", "faq_gate", "marked_sentences", "ruling_part"]
+__all__ = ["MAX_QUOTE", "Part", "announced_list", "faq_gate", "marked_sentences", "ruling_part", "with_list"]
 
 #: Longest quote of a FAQ entry's cited text on its card.
 MAX_QUOTE = 500
@@ -44,6 +46,58 @@ def marked_sentences(marked: dict[str, Any], features: Any) -> Any:
     return tuple(Sentence(s, m, tuple(t.text for t in tokens(s))) for s, m in mark_sentences(features.sentences, features.kind))
 
 
+def announced_list(index: Any, marked: dict[str, Any], node_id: str) -> Any:
+    """The leaf after ``node_id`` when the passage ends announcing a list («…следующих условий:») and
+    that leaf is the list («• …»): the parser cuts a rule's bullets into a leaf of their own, so the
+    conditions or effects a passage announces are printed in the next leaf. ``None`` otherwise."""
+    features = index.features.get(node_id)
+    position = index.order.get(node_id) if features is not None else None
+    if features is None or position is None:
+        return None
+    sentences = marked_sentences(marked, features)
+    ruling = [s for s in sentences if s.mark not in NON_RULING]
+    if not ruling or not ruling[-1].text.rstrip().endswith(":"):
+        return None
+    following = _leaf_at(index, position + 1)
+    if (following is None or following.source_id != features.source_id
+            or following.lines[0] > features.lines[1] + LIST_GAP or not following.text.lstrip().startswith(_BULLETS)):
+        return None
+    return following
+
+
+#: The announced list starts at most this many lines after the passage (a blank line between).
+LIST_GAP = 3
+_BULLETS = ("•", "-", "–", "—")
+
+
+def _leaf_at(index: Any, position: int) -> Any:
+    order: list[str] = _ordered_ids(index)
+    return index.features[order[position]] if 0 <= position < len(order) else None
+
+
+_ORDERED: list[tuple[Any, list[str]]] = []
+
+
+def _ordered_ids(index: Any) -> list[str]:
+    """The index's leaves in document order (its features are stored in that order), kept per index."""
+    for features, ids in _ORDERED:
+        if features is index.features:
+            return ids
+    ids = list(index.features)
+    _ORDERED[:] = [*_ORDERED[-3:], (index.features, ids)]
+    return ids
+
+
+def with_list(index: Any, marked: dict[str, Any], node_id: str) -> tuple[Any, Any]:
+    """A passage's sentences, followed by the list it announces (see :func:`announced_list`), and
+    that list's leaf (``None`` when there is none)."""
+    sentences = tuple(marked_sentences(marked, index.features[node_id]))
+    following = announced_list(index, marked, node_id)
+    if following is None:
+        return sentences, None
+    return sentences + tuple(marked_sentences(marked, following)), following
+
+
 def ruling_part(
     index: Any, marked: dict[str, Any], parsed: Any, question: str, edition: str, hits: Sequence[Any],
     weights: dict[str, float], numbers: set[str], form: str, lang: str, use_faq: bool, gates: list[Any],
@@ -65,7 +119,7 @@ def ruling_part(
             ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
         lead = None
         if form == "yesno" and not re.match(r"^(да|нет|yes|no)\b", answer.strip(), re.I):
-            lead = yes_no_lead(answer, lang, weights) or (yes_no_lead(ruling, lang, weights) if ruling else None)
+            lead = yes_no_lead(answer, lang, weights, question) or (yes_no_lead(ruling, lang, weights, question) if ruling else None)
         if lang == "en" and not entry.answer_en:  # the English lead and terms above our Russian answer
             node = index.features.get(choice.node_id) if choice is not None else None
             concepts = [c for c in parsed.concepts if node is None or c in node.concepts or c in node.defines]
@@ -79,12 +133,17 @@ def ruling_part(
                      for c in entry.citations]
         node = index.features.get(choice.node_id) if choice is not None else None
         return Part(edition, text, node.id if node else None, list(node.lines) if node else None, "faq", citations)
-    candidates = [(h.node_id, h.kind, marked_sentences(marked, index.features[h.node_id])) for h in hits[:3]]
+    extended = {h.node_id: with_list(index, marked, h.node_id) for h in hits[:3]}
+    candidates = [(h.node_id, h.kind, extended[h.node_id][0]) for h in hits[:3]]
     choice = choose(candidates, weights, numbers, form)
     if choice is None:
         return None
     node = index.features[choice.node_id]
-    lead = yes_no_lead(choice.text, lang, weights) if form == "yesno" else None
+    lines = list(node.lines)
+    following = extended[choice.node_id][1]
+    if following is not None and any(s.text in choice.text for s in marked_sentences(marked, following)):
+        lines = [lines[0], max(lines[1], following.lines[1])]  # the list it announced is quoted too
+    lead = yes_no_lead(choice.text, lang, weights, question) if form == "yesno" else None
     if form == "yesno" and only_one_denies(question, choice.text):
         lead = "No." if lang == "en" else "Нет."  # «двух лидеров?» — «только один лидер»
     if form == "number" and lang != "en":
@@ -95,8 +154,8 @@ def ruling_part(
         text = english_line(index.build_dir, edition, concepts, choice.text, lead) + "\n" + choice.text
     else:
         text = (f"{lead} " if lead else "") + choice.text
-    citation = {"source_id": node.source_id, "lines": list(node.lines), "quote": choice.text}
-    return Part(edition, text, node.id, list(node.lines), "text", [citation])
+    citation = {"source_id": node.source_id, "lines": lines, "quote": choice.text}
+    return Part(edition, text, node.id, lines, "text", [citation])
 
 
 def faq_gate(index: Any, question: str, edition: str, top_ids: Sequence[str], gates: list[Any],

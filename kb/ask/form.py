@@ -65,7 +65,7 @@ _YESNO_EN = re.compile(
 )
 _PROCEDURE = re.compile(
     r"(в\s+каком\s+порядке|каков\s+порядок|порядок|по\s+шагам|что\s+происходит|что\s+будет|что\s+делать|как\s+"
-    r"|\bhow\s+(?:do|does|is|are|to)\b|\bwhat\s+happens\b|\border\b|\bsteps?\b|\bprocedure\b)",
+    r"|\bшаг(?:и|ов|ам)\b|последовательност|алгоритм|\bhow\s+(?:do|does|is|are|to)\b|\bwhat\s+happens\b|\border\b|\bsteps?\b|\bprocedure\b)",
     re.IGNORECASE,
 )
 #: A short query naming a measure («дальность чарджа», "charge range") asks for a number.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -367,3 +368,41 @@ def test_the_engine_line_computes_only_the_card_s_own_editions() -> None:
     assert engine_line(["overwatch"], ["kt"], "", "ru") is None  # the engine has no Kill Team overwatch
     seventh = engine_line(["leadership"], ["7", "10"], "", "en")
     assert seventh is not None and "7th edition" in seventh and "6th" not in seventh
+
+def test_a_passage_announcing_a_list_is_followed_by_the_list_leaf(built: Path) -> None:
+    from rulekb.kb.ask.card_parts import announced_list, with_list
+    from rulekb.kb.search.searcher import get_index
+    from rulekb.kb.text.sentences import load_marked
+
+    index = get_index(built)
+    marked = load_marked(built)
+    ids = list(index.features)
+    pairs = [(a, b) for a, b in pairwise(ids)
+             if index.features[a].text.rstrip().endswith(":") and index.features[b].text.lstrip().startswith("•")
+             and index.features[a].source_id == index.features[b].source_id]
+    assert pairs  # the parser cuts a rule's bullets into a leaf of their own
+    for before, after in pairs:
+        following = announced_list(index, marked, before)
+        assert following is not None and following.id == after
+        sentences, leaf = with_list(index, marked, before)
+        assert leaf is following and sentences[-1].text in index.features[after].text
+    # a passage that announces nothing has no list, even when bullets follow it
+    plain = next(a for a, b in pairwise(ids) if not index.features[a].text.rstrip().endswith(":")
+                 and index.features[b].text.lstrip().startswith("•"))
+    assert announced_list(index, marked, plain) is None
+
+
+def test_a_concept_named_in_transliteration_counts_by_its_renderings_not_its_false_friends(built: Path) -> None:
+    from rulekb.kb.ask.card import _weights
+    from rulekb.kb.search.searcher import get_index
+
+    index = get_index(built)
+    parsed = index.parse("как работают летал хитс при стрельбе", None)
+    assert "lethal-hits" in parsed.concepts
+    assert any(w.lemma == "летать" for w in parsed.words)  # «летал» read as the verb to fly …
+    weights = _weights(index, parsed)
+    assert "летать" not in weights and "полет" not in weights  # … which the card's sentences must not chase
+    assert "смертельный" in weights and "стрельба" in weights  # the concept's rendering, the other words
+    # a concept named in the texts' own words keeps them
+    plain = index.parse("как проходит проверка боевого шока", None)
+    assert {"боевой", "шок"} <= set(_weights(index, plain))

@@ -30,6 +30,8 @@ from rulekb.kb.ask.form import (
         ("дальность чарджа", "number"),
         ("в каком порядке идут фазы", "procedure"),
         ("как проходит проверка боевого шока", "procedure"),
+        ("какие шаги у фазы движения, от начала до конца?", "procedure"),
+        ("алгоритм разыгрывания стрельбы", "procedure"),
         ("Как в этом переводе назван pile in?", "terminology"),
         ("Как в тексте переведён Invulnerable Save?", "terminology"),
         ("How is Overwatch rendered in the Kill Team translation?", "terminology"),

@@ -5,16 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulekb.kb.text.analysis import tokens
-from rulekb.kb.text.sentences import (
-    NON_RULING,
-    SHORT_PASSAGE,
-    Sentence,
-    choose,
-    load_marked,
-    mark_one,
-    mark_sentences,
-    yes_no_lead,
-)
+from rulekb.kb.text.choice import SHORT_PASSAGE, choose
+from rulekb.kb.text.sentences import NON_RULING, Sentence, load_marked, mark_one, mark_sentences
+from rulekb.kb.text.verdicts import yes_no_lead
 
 
 def test_marks() -> None:
@@ -108,11 +101,12 @@ def test_a_comparison_shows_each_edition_s_rule_whole_with_its_measures() -> Non
     assert compared is not None and looked_up is not None
     assert "равен или меньше" in compared.text and "2D6" in compared.text
     assert len(" ".join(s.text for s in sentences)) > SHORT_PASSAGE  # a lookup shows it cut
-    assert "равен или меньше" not in looked_up.text
+    # … to the sentence announcing the list and the list's first items
+    assert "Модификаторы лидерства" in compared.text and "Модификаторы лидерства" not in looked_up.text
 
 
 def test_a_ruling_allowing_only_one_denies_a_question_about_several() -> None:
-    from rulekb.kb.text.sentences import only_one_denies
+    from rulekb.kb.text.verdicts import only_one_denies
 
     ruling = "В состав отряда может входить только один лидер."
     assert only_one_denies("Можно ли присоединить двух лидеров к отряду?", ruling)
@@ -127,3 +121,128 @@ def test_the_number_lead_reads_numbers_written_in_words_after_the_measures() -> 
     assert number_lead("Не более трёх юнитов с одним названием, или шести для линейных.") == "3, 6"
     assert number_lead("Бросьте 2D6 и прибавьте два.") == "2D6, 2"
     assert number_lead("Отряд может стрелять.") is None
+
+
+def test_sentences_the_source_glued_together_are_split() -> None:
+    marked = mark_sentences(["После того, как все атаки завершены, переходите к фазе боя.Юнит считается подходящим "
+                             "для атаки, если он находится в пределах 12 дюймов.", "Модели можно перемещать, как "
+                             "описано здесь.ВИДИМОСТЬ Модели внутри никогда не считаются полностью видимыми."], "rule")
+    texts = [s for s, _ in marked]
+    assert texts[0].endswith("к фазе боя.") and texts[1].startswith("Юнит считается")
+    assert texts[2].endswith("здесь.") and texts[3].startswith("ВИДИМОСТЬ")
+    # abbreviations and references are no sentence ends
+    assert len(mark_sentences(["Т.е. можно объявить нападение (см. стр.16) только на отряды в 12\"."], "rule")) == 1
+
+
+def test_a_chosen_sentence_announcing_a_list_brings_its_items() -> None:
+    sentences = [
+        sentence("Отряд может объявить рывок, если он находится в пределах двенадцати дюймов от врага, "
+                 "кроме случаев, когда выполняется одно из следующих условий:"),
+        sentence("• Этот отряд продвинулся или отступил в этом ходу."),
+        sentence("• Этот отряд находится в зоне поражения вражеских моделей."),
+        sentence("Рывок совершают по одному отряду за раз, бросая кубики заново для каждого отряда в этой фазе."),
+        sentence("Отряды с ключевым словом самолёт вообще никогда не объявляют рывок, что бы ни случилось."),
+    ] + [sentence(f"Посторонняя длинная фраза номер {i} о совсем другом правиле, без вопроса в ней.") for i in range(8)]
+    choice = choose([("a", "rule", sentences)], {"рывок": 2.0, "условие": 1.0}, set(), "yesno")
+    assert choice is not None
+    assert "продвинулся или отступил" in choice.text and "зоне поражения" in choice.text
+    assert "Посторонняя" not in choice.text
+
+
+def test_the_predicate_of_a_yes_no_question_is_what_it_asks() -> None:
+    from rulekb.kb.text.verdicts import question_predicates
+
+    asked = question_predicates("Мой отряд стоит в руинах. Может ли мой отряд залечь, чтобы получить укрытие?")
+    assert "залечь" in asked
+    assert "получить" not in asked and "стоять" not in asked and "мочь" not in asked  # purpose, situation, modal
+    assert "видимый" in question_predicates("Считается ли модель видимой, если видно только знамя?")
+
+
+def test_a_ruling_denying_the_asked_action_leads_no_though_it_permits_something_else_first() -> None:
+    question = "Может ли кавалерия залечь в фазе стрельбы?"
+    ruling = ("Кавалерия может передвигаться на 12\" и стрелять из всего оружия в каждой фазе стрельбы. "
+              "Кавалеристы никогда не залегают, ни добровольно, ни как-либо иначе.")
+    weights = {"кавалерия": 3.0, "фаза": 1.0, "стрельба": 1.0, "залечь": 2.0}
+    assert yes_no_lead(ruling, "ru", weights, question) == "Нет."
+    # a ruling stating the action as permitted keeps «Да»
+    assert yes_no_lead("Кавалерия может залечь в любой фазе.", "ru", weights, question) == "Да."
+    # the negated word is a denial too («невидимой» for «видимой»)
+    seen = "Считается ли модель видимой, если видно только её знамя?"
+    assert yes_no_lead("Если видно только знамя, модель считается невидимой.", "ru", {"знамя": 2.0}, seen) == "Нет."
+
+
+def test_a_negation_inside_a_condition_does_not_deny() -> None:
+    from rulekb.kb.text.verdicts import main_clauses
+
+    ruling = ("Если отряд связан боем с врагом, которому он не может навредить, он может по своему желанию "
+              "провалить тест на мораль.")
+    assert "не может" not in main_clauses(ruling)
+    question = "Могу я специально провалить тест на мораль?"
+    lead = yes_no_lead(ruling, "ru", {"провалить": 2.0, "тест": 1.0, "мораль": 2.0}, question)
+    assert lead == "Да, если отряд связан боем с врагом."
+    assert str(yes_no_lead(ruling, "ru", {"тест": 1.0, "мораль": 2.0})).startswith("Да")  # without the question too
+
+
+def test_a_list_item_answers_with_its_lead_in_and_the_question_s_condition_picks_it() -> None:
+    from rulekb.kb.text.verdicts import question_conditions
+
+    question = "Может ли отряд, который отступил в этом ходу, стрелять?"
+    assert set(question_conditions(question)) >= {"отступить", "ход"}
+    ruling = ("Некоторым отрядам запрещено стрелять. Это возможно по следующим причинам: • Отряд отступил в этом "
+              "ходу • Отряд залёг. Отряд, который стрелял, может стрелять и в следующей фазе по любому отряду.")
+    weights = {"отряд": 1.0, "отступить": 4.0, "ход": 1.0, "стрелять": 3.0}
+    assert yes_no_lead(ruling, "ru", weights, question) == "Нет."
+
+
+def test_a_ruling_followed_by_a_pointer_to_its_list_brings_the_list() -> None:
+    sentences = [
+        sentence("Каждый отряд может объявить рывок в своей фазе рывка, если враг находится достаточно близко."),
+        sentence("Некоторым отрядам запрещено объявлять рывок в этой фазе."),
+        sentence("Это возможно по следующим причинам:"),
+        sentence("• Отряд уже сражается"),
+        sentence("• Отряд отступил"),
+        sentence("Рывок совершают по одному отряду за раз, бросая кубики заново для каждого отряда."),
+    ] + [sentence(f"Посторонняя длинная фраза номер {i} о совсем другом правиле, без вопроса в ней.") for i in range(8)]
+    choice = choose([("a", "rule", sentences)], {"запрещать": 3.0, "объявлять": 1.0, "рывок": 1.0}, set(), "lookup")
+    assert choice is not None and choice.best.startswith("Некоторым")
+    assert "• Отряд уже сражается" in choice.text and "• Отряд отступил" in choice.text
+
+
+def test_a_step_number_the_splitter_cut_off_is_joined_to_its_step() -> None:
+    marked = mark_sentences(["Такой бой описан на стр.", "27.", "1.", "Объявите рывок.", "2.", "Бросьте 2D6."], "rule")
+    assert [s for s, _ in marked] == ["Такой бой описан на стр. 27.", "1. Объявите рывок.", "2. Бросьте 2D6."]
+
+
+def test_a_procedure_shows_the_ordered_steps_of_its_passage() -> None:
+    sentences = [
+        sentence("В фазе рывка отряды вашей армии бросаются в бой один за другим, пока не закончатся желающие."),
+        sentence("Для каждого рывка выполните следующие действия по порядку:"),
+        sentence("1. Выберите отряд, который объявит рывок."),
+        sentence("2. Выберите цели рывка в пределах двенадцати дюймов."),
+        sentence("3. Бросьте 2D6 на дистанцию рывка."),
+        sentence("4. Переместите модели отряда."),
+    ] + [sentence(f"Посторонняя длинная фраза номер {i} о совсем другом правиле, без вопроса в ней.") for i in range(8)]
+    weights = {"фаза": 1.0, "рывок": 2.0, "отряд": 0.5}
+    procedure = choose([("a", "rule", sentences)], weights, set(), "procedure")
+    lookup = choose([("a", "rule", sentences)], weights, set(), "lookup")
+    assert procedure is not None and lookup is not None
+    texts = [s.text for s in sentences[1:6]]
+    assert all(t in procedure.text for t in texts)
+    assert [procedure.text.index(t) for t in texts] == sorted(procedure.text.index(t) for t in texts)  # in order
+    assert "4. Переместите" not in lookup.text  # a lookup is not a procedure
+
+
+def test_a_number_question_gets_the_sentence_with_the_measure() -> None:
+    filler = [sentence(f"Посторонняя длинная фраза номер {i} о совсем другом правиле, без вопроса в ней.") for i in range(8)]
+    terrain = sentence("Мотоциклы никогда не замедляются на труднопроходимом ландшафте, даже при нападении на врага.")
+    moves = sentence("Мотоциклы могут передвигаться максимум на 12\" в фазе движения.")
+    weights = {"мотоцикл": 2.0, "труднопроходимый": 3.0, "ландшафт": 1.0}
+    # in the same passage: the terrain sentence carries most of the words, the measure joins it
+    same = choose([("a", "rule", [terrain, *filler, moves])], weights, set(), "number")
+    assert same is not None and "12\"" in same.text and "замедляются" in same.text
+    # in the next passage: it joins from there
+    other = choose([("a", "rule", [terrain]), ("b", "rule", [moves])], weights, set(), "number")
+    assert other is not None and other.node_id == "a" and "12\"" in other.text
+    # a lookup asks for no measure
+    looked_up = choose([("a", "rule", [terrain]), ("b", "rule", [moves])], weights, set(), "lookup")
+    assert looked_up is not None and "12\"" not in looked_up.text

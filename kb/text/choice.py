@@ -1,0 +1,256 @@
+"""Choosing, across a card's top passages, the sentence(s) carrying what the question asks: the
+permission or prohibition for a yes/no question, the number with its unit for how far / how many, the
+ordered steps for a procedure, the list a passage announces; a short passage is shown whole."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
+
+__all__ = ["MAX_TEXT", "SHORT_PASSAGE", "Choice", "choose"]
+
+_PERMISSION = re.compile(
+    r"\b(можно|нельзя|может|могут|можете|мож[её]т|не\s+мо\w+|должн\w*|обязан\w*|разреша\w*|запрещ\w*|считается|считаются"
+    r"|не\s+считается|только)\b",
+    re.I,
+)
+_UNIT = re.compile(r"(\d+\s*(?:\"|″|”|“|''|дюйм\w*)|\d*\s*[DdДд]\s*\d+|\d\+|\b\d+\b)")
+#: Bonus of a sentence fitting the question's form, as a share of the best term weight.
+W_FORM = 0.5
+#: Scores of the second and third passage are multiplied by these (the first is usually right).
+RANK_DECAY = (1.0, 0.65, 0.5)
+#: A passage's last sentence announcing a list the passage does not print («…сюжетный и
+#: случайный:»; a list the next leaf prints is joined to the passage before choosing) counts this much.
+ANNOUNCES_NOTHING = 0.5
+#: A passage of at most this many characters is shown whole.
+SHORT_PASSAGE = 700
+#: Longest card text per edition.
+MAX_TEXT = 800
+#: Forms whose passage is shown whole up to a longer length: a comparison sets each edition's whole
+#: rule side by side (its measures are often in a list after the sentence that names the rule).
+WHOLE_PASSAGE = {"comparison": MAX_TEXT}
+
+
+@dataclass(frozen=True)
+class Choice:
+    node_id: str
+    text: str
+    score: float
+    index: int
+    """Position of the best sentence in its passage."""
+    best: str = ""
+    """The best-scoring sentence itself (a yes/no lead is read off it)."""
+
+
+def _score(sentence: Sentence, weights: dict[str, float], numbers: set[str], form: str, top: float) -> float:
+    seen = set(sentence.lemmas)
+    score = sum(w for t, w in weights.items() if t in seen)
+    score += sum(0.5 * weights.get(n, top * 0.5) for n in numbers if n in seen)
+    # a comparison asks how the mechanic's measures differ: its numbers and dice fit it as they fit a number
+    fits = (form == "yesno" and _PERMISSION.search(sentence.text)) or (
+        form in ("number", "comparison") and _UNIT.search(sentence.text)) or (
+        form == "procedure" and STEP.match(sentence.text))
+    if fits:
+        score += W_FORM * top
+    if sentence.mark in NON_RULING:
+        score *= 0.15
+    if len(sentence.lemmas) < 4:
+        score *= 0.5
+    return score
+
+
+def choose(
+    candidates: Sequence[tuple[str, str, Sequence[Sentence]]],
+    weights: dict[str, float],
+    numbers: set[str],
+    form: str,
+) -> Choice | None:
+    """The best sentence(s) across ``candidates`` — ``(node_id, kind, sentences)`` in rank order.
+
+    The best-scoring sentence leads; then, while the question has weighty words no chosen sentence
+    carries, the sentence of the same passage that carries most of them is added (a question asking
+    two things gets both rulings), in text order."""
+    top = max(weights.values(), default=1.0)
+    best: tuple[float, int, int, list[float]] | None = None
+    usable = [c for c in candidates[: len(RANK_DECAY)] if c[2]]
+    for rank, (_node_id, kind, sentences) in enumerate(usable):
+        decay = RANK_DECAY[rank]
+        kind_factor = 1.08 if kind == "summary" else 1.0
+        scores = [_score(s, weights, numbers, form, top) * decay * kind_factor for s in sentences]
+        if sentences[-1].text.rstrip().endswith(":"):
+            scores[-1] *= ANNOUNCES_NOTHING  # it announces what the passage does not print
+        i = max(range(len(sentences)), key=lambda k: (scores[k], -k))
+        if best is None or scores[i] > best[0]:
+            best = (scores[i], rank, i, scores)
+    if best is None:
+        return None
+    score, rank, i, scores = best
+    node_id, _kind, sentences = usable[rank]
+    text = _expand(sentences, i, scores, form, weights)
+    # a question asking two things may find the second ruling in the next passage
+    covered = {t for s in sentences if s.text in text for t in s.lemmas}
+    total = sum(w for t, w in weights.items() if t in covered) or 1.0  # what the chosen text carries
+    extra: tuple[float, str] | None = None
+    for other_rank, (_other, _k, other_sentences) in enumerate(usable):
+        if other_rank == rank:
+            continue
+        for s in other_sentences:
+            if s.mark in NON_RULING:
+                continue
+            gain = sum(w for t, w in weights.items() if t in s.lemmas and t not in covered) * RANK_DECAY[other_rank]
+            if gain >= OTHER_PASSAGE_GAIN * total and (extra is None or gain > extra[0]):
+                extra = (gain, s.text)
+    if extra is not None and len(text) + len(extra[1]) <= MAX_TEXT * 3 // 2:
+        text = f"{text} {extra[1]}"
+    if form in ("number", "yesno") and not _fits(text, form):
+        # the measure or the permission asked may be printed by the next passage («…на 12"»)
+        fitting = [(_score(s, weights, numbers, form, top) * RANK_DECAY[r], s.text)
+                   for r, (_other, _k, other_sentences) in enumerate(usable) if r != rank
+                   for s in other_sentences if s.mark not in NON_RULING and _fits(s.text, form)
+                   and any(t in s.lemmas for t in weights)]
+        if fitting:
+            best_fit = max(fitting)
+            if best_fit[0] >= FORM_FROM_OTHER * score and len(text) + len(best_fit[1]) <= MAX_TEXT * 3 // 2:
+                text = f"{text} {best_fit[1]}"
+    return Choice(node_id, text, score, i, sentences[i].text)
+
+
+#: A further sentence is added when it carries at least this share of the question's weight that
+#: the chosen ones do not.
+COVER_GAIN = 0.2
+#: A sentence of another top passage joins when it carries this share of the question's weight
+#: the chosen sentences do not.
+OTHER_PASSAGE_GAIN = 0.35
+#: A sentence of another top passage carrying what the form asks (a measure, a permission) joins a
+#: text without one when it scores at least this share of the chosen sentence.
+FORM_FROM_OTHER = 0.3
+#: At most this many sentences from one passage.
+MAX_SENTENCES = 4
+#: At most this many steps of a procedure's ordered list.
+MAX_STEPS = 6
+
+
+def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form: str,
+            weights: dict[str, float]) -> str:
+    """The chosen sentence with what it needs: the whole passage when short, the list it announces,
+    the steps of a procedure, the sentences carrying the question's other words."""
+    ruling = [s for s in sentences if s.mark not in NON_RULING]
+    whole = " ".join(s.text for s in ruling)
+    if ruling and len(whole) <= WHOLE_PASSAGE.get(form, SHORT_PASSAGE):
+        return whole
+    chosen = [i]
+    steps = [j for j, x in enumerate(sentences) if STEP.match(x.text) and x.mark not in NON_RULING]
+    if form == "procedure" and len(steps) >= 2:
+        # a procedure is answered by its ordered steps, whichever sentence names the question's words
+        first = steps[0]
+        chosen += [j for j in steps[:MAX_STEPS] if j != i]
+        if first > 0 and sentences[first - 1].text.rstrip().endswith(":") and first - 1 != i:
+            chosen.append(first - 1)
+    extra = len(chosen) - 1  # the steps do not take the places of the sentences the question needs
+    limit = 4 if form == "procedure" else 2
+    k = i
+    while k + 1 < len(sentences) and len(chosen) - extra < limit:
+        nxt = sentences[k + 1]
+        if nxt.mark in NON_RULING:
+            break
+        if k + 1 in chosen:
+            k += 1
+            continue
+        announces = (sentences[k].text.rstrip().endswith(":") or nxt.text.lstrip().startswith(("•", "-", "–"))
+                     or _points_back(nxt.text))
+        if announces or form == "procedure" or scores[k + 1] >= 0.6 * scores[i] > 0:
+            chosen.append(k + 1)
+            k += 1
+            continue
+        break
+    covered = set().union(*(sentences[j].lemmas for j in chosen))
+    total = sum(w for t, w in weights.items() if t in sentences[i].lemmas) or 1.0  # what the best carries
+    while len(chosen) - extra < MAX_SENTENCES:
+        gains = [
+            (sum(w for t, w in weights.items() if t in s.lemmas and t not in covered), j)
+            for j, s in enumerate(sentences)
+            if j not in chosen and s.mark not in NON_RULING
+        ]
+        if not gains:
+            break
+        gain, j = max(gains)
+        if gain < COVER_GAIN * total:
+            break
+        chosen.append(j)
+        covered |= set(sentences[j].lemmas)
+    chosen = _with_form(sentences, chosen, scores, form)
+    chosen = _with_lists(sentences, chosen)
+    text = " ".join(sentences[j].text for j in sorted(chosen))
+    longest = MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT
+    if len(text) > longest:
+        text = text[:longest].rsplit(" ", 1)[0] + "…"
+    return text
+
+
+#: At most this many items of a list a chosen sentence announces («…следующих условий:») join it.
+LIST_ITEMS = 4
+
+
+def _fits(text: str, form: str) -> bool:
+    """A sentence carrying what the form asks: a measure for a number, a permission or prohibition for yes/no."""
+    if form == "number":
+        return bool(_UNIT.search(text))
+    if form == "yesno":
+        return bool(_PERMISSION.search(text))
+    return True
+
+
+def _with_form(sentences: Sequence[Sentence], chosen: list[int], scores: Sequence[float], form: str) -> list[int]:
+    """``chosen`` with the passage's best sentence carrying what the form asks when none chosen does
+    («на сколько ходят мотоциклы и как им труднопроходимка?»: the sentence about difficult terrain
+    carries most of the words, the one with «12"» answers «на сколько»)."""
+    if form not in ("number", "yesno") or any(_fits(sentences[j].text, form) for j in chosen):
+        return chosen
+    fitting = [j for j, x in enumerate(sentences)
+               if j not in chosen and x.mark not in NON_RULING and scores[j] > 0 and _fits(x.text, form)]
+    if not fitting:
+        return chosen
+    return [*chosen, max(fitting, key=lambda j: (scores[j], -j))]
+
+
+def _points_back(text: str) -> bool:
+    """A sentence announcing a list about the sentence before it («Это возможно по следующим причинам:»)."""
+    return text.rstrip().endswith(":") and bool(
+        len(text.split()) < 6 or re.match(r"(?:это|они|такие|these|they)\b", text.strip(), re.I))
+
+
+def _is_item(sentence: Sentence) -> bool:
+    return sentence.text.lstrip().startswith(("•", "-", "–"))
+
+
+def _with_lists(sentences: Sequence[Sentence], chosen: list[int]) -> list[int]:
+    """``chosen`` with the items («• …») of each list a chosen sentence announces by ending with «:»,
+    and for a chosen item, the sentence announcing its list (an item alone — «• Отряд бежал в фазу
+    стрельбы» — does not say what it is a case of: «Некоторым отрядам запрещено объявлять нападение.
+    Это возможно по следующим причинам:»)."""
+    out = list(chosen)
+    for j in sorted(chosen):
+        if _is_item(sentences[j]):
+            k = j - 1
+            while k >= 0 and _is_item(sentences[k]):
+                k -= 1
+            if k >= 0 and sentences[k].text.rstrip().endswith(":") and k not in out:
+                out.append(k)
+                # «Это возможно по следующим причинам:» points back at the sentence before it
+                if k > 0 and _points_back(sentences[k].text) and sentences[k - 1].mark not in NON_RULING \
+                        and k - 1 not in out:
+                    out.append(k - 1)
+    for j in sorted(out):
+        if not sentences[j].text.rstrip().endswith(":"):
+            continue
+        k = j + 1
+        while k < len(sentences) and k - j <= LIST_ITEMS and sentences[k].text.lstrip().startswith(("•", "-", "–")):
+            if k not in out:
+                out.append(k)
+            k += 1
+    return out
+
+

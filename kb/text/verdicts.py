@@ -1,0 +1,263 @@
+"""Reading a verdict off a ruling: «Да», «Нет» or «Да, если …» for a yes/no question — from the
+predicate the question asks about, the main clauses that state it (a negation inside a condition never
+denies), and a list item's lead-in."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from rulekb.kb.text.analysis import lemma
+
+__all__ = ["main_clauses", "only_one_denies", "predicate_verdict", "question_conditions", "question_predicates",
+           "yes_no_lead"]
+
+_NEGATIVE = re.compile(
+    r"\b(не\s+может|не\s+могут|не\s+можете|не\s+мож[её]т|нельзя|не\s+разреша\w*|запрещ\w*|не\s+должн\w*|не\s+обязан\w*"
+    r"|не\s+считается|не\s+считаются|не\s+получа\w*|не\s+действу\w*|не\s+применя\w*|никогда|не\s+име\w+\s+права"
+    r"|cannot|can't|must\s+not|may\s+not|never)\b",
+    re.I,
+)
+_POSITIVE = re.compile(
+    r"\b(можно|может|могут|можете|мож[её]т|разреша\w*|должн\w*|обязан\w*|считается|считаются|получа\w*|действу\w*"
+    r"|can|may|must)\b",
+    re.I,
+)
+_CONDITION = re.compile(r"\b(?:только\s+)?(?:если|когда|пока|при\s+условии,?\s+что)\s+([^.;:]{3,120}?)(?:,|\.|;|$)", re.I)
+
+
+#: A negated verb in the present tense («не бросают», «не залегают», «не делает»): a ruling that
+#: denies what the question names, read only in the sentence that carries the question's words.
+_NEGATED_VERB = re.compile(r"\bне\s+[а-яё]+(?:ют|ят|ет|ит|ут|ат)(?:ся)?\b", re.I)
+#: A sentence's share of the question's weight must reach this share of the best sentence's for
+#: its polarity to decide the verdict.
+VERDICT_SHARE = 0.75
+
+
+def main_clauses(sentence: str) -> str:
+    """``sentence`` without its conditions: the part before «, то» of an «если …, то …» and the
+    clauses opening with «если», «когда», «который», «чтобы» … («Если подразделение связано боем с
+    врагом, которому оно не может навредить, оно может … провалить тест» — it may)."""
+    main = re.split(r",\s*то\s+", sentence, maxsplit=1)[-1] if re.search(r"\bесли\b", sentence, re.I) else sentence
+    kept = [c for c in _CLAUSE_SPLIT.split(main) if c and not _SUBORDINATE.match(c)]
+    return ", ".join(kept) if kept else sentence
+
+
+def _polarity(sentence: str, strong_only: bool) -> str | None:
+    sentence = main_clauses(sentence)
+    if _NEGATIVE.search(sentence) or (not strong_only and _NEGATED_VERB.search(sentence)):
+        return "no"
+    if _POSITIVE.search(sentence):
+        return "yes"
+    return None
+
+
+#: A question asking about more than one («двух лидеров», "two different targets") …
+_SEVERAL = re.compile(r"\b(два|двух|две|двум|двумя|оба|обе|обоих|несколько|нескольк\w+|разн\w+|two|both|several"
+                      r"|multiple|different)\b", re.I)
+#: … and a ruling allowing only one («только один лидер», «по одной и той же цели», "only one").
+_ONLY_ONE = re.compile(r"\b(только\s+(?:один|одн\w+)|одн\w+\s+и\s+т\w+\s+же|не\s+более\s+(?:одного|одной)|only\s+one"
+                       r"|the\s+same\s+target)\b", re.I)
+
+
+def only_one_denies(question: str, ruling: str) -> bool:
+    """A question asking whether several may do something, answered by a ruling allowing only one."""
+    return bool(_SEVERAL.search(question) and _ONLY_ONE.search(ruling))
+
+
+# --- the verdict on what the question asks (its predicate) ---------------------------------------
+
+#: Modal and linking words of a question: they ask, they are not what is asked.
+_MODALS = frozenset({"мочь", "можно", "нельзя", "должный", "обязать", "обязан", "нужно", "надо", "следовать",
+                     "быть", "являться", "получаться", "разрешаться", "позволять", "иметь", "стоить"})
+#: A clause of the question or the ruling that states a condition or a purpose, not the verdict.
+_SUBORDINATE = re.compile(r"^(?:и\s+|а\s+|но\s+)?(?:если|когда|пока|котор\w*|чтобы|дабы|после\s+того|раз|где|при\s+условии"
+                          r"|даже\s+если|в\s+случае)\b", re.I)
+_CLAUSE_SPLIT = re.compile(r"\s*(?:[,;:()]|\s[—–-]\s)\s*")
+#: Negations that limit a measure («не более 6"», «не только») rather than deny.
+_LIMITING = re.compile(r"\bне\s+(?:более|менее|больше|меньше|ближе|дальше|только|раньше|позднее|позже)\b", re.I)
+_DENIAL = re.compile(r"\b(?:не|нельзя|никогда|ни)\b", re.I)
+#: Verbal prefixes too common for four letters of a stem to be the same word.
+_PREFIXES = frozenset({"пере", "пред", "подо", "пода", "разо", "расс", "расп", "прои", "пров", "прим", "прив", "прид",
+                       "обес", "обез", "пооб", "вызы", "выпо", "выбр", "выби", "уста", "пост", "пола", "полу"})
+_WORD = re.compile(r"[а-яё]+", re.I)
+
+
+def _pos(word: str) -> str | None:
+    from rulekb.corpus.morph import morph
+
+    return str(morph().parse(word)[0].tag.POS or "") or None
+
+
+@lru_cache(maxsize=2048)
+def question_predicates(question: str) -> tuple[str, ...]:
+    """The lemmas of what a yes/no question asks about: its verbs, infinitives and short forms
+    («залечь», «замедляться», «провалить»), and the adjective a linking verb asks about («считается
+    ли … видимым»), outside its conditions («если нападает», «чтобы выйти») and its modals."""
+    text = re.sub(r"«[^»]*»|\([^)]*\)|\[[^\]]*\]", " ", question.lower().replace("ё", "е"))  # names, asides
+    asked = [x for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
+    # the sentence that asks («… Могу я специально провалить тест?»), not the situation told before it
+    asking = next((x for x in reversed(asked) if "?" in x), asked[-1] if asked else "")
+    return _predicates(asking) or (_predicates(text) if asking != text else ())
+
+
+@lru_cache(maxsize=2048)
+def question_conditions(question: str) -> tuple[str, ...]:
+    """The content lemmas of the conditions a yes/no question states in its asking sentence
+    («… отряд, который бежал в фазу стрельбы, …», «…, если её подставка свисает за край»): a ruling
+    sentence carrying them is the exception or case that decides."""
+    text = re.sub(r"«[^»]*»|\([^)]*\)|\[[^\]]*\]", " ", question.lower().replace("ё", "е"))
+    asked = [x for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
+    asking = next((x for x in reversed(asked) if "?" in x), asked[-1] if asked else "")
+    out: list[str] = []
+    for clause in _CLAUSE_SPLIT.split(asking):
+        if not _SUBORDINATE.match(clause):
+            found = re.search(r"\b(?:если|когда|после|пока)\b(.*)", clause)
+            if found is None:
+                continue
+            clause = found.group(1)
+        for word in _WORD.findall(clause):
+            if _pos(word) in ("NOUN", "VERB", "INFN", "ADJF", "ADJS", "PRTF", "PRTS", "GRND"):
+                lem = lemma(word)
+                if lem not in _MODALS and lem != "который":
+                    out.append(lem)
+    return tuple(dict.fromkeys(out))
+
+
+def _predicates(text: str) -> tuple[str, ...]:
+    out: list[str] = []
+    for clause in _CLAUSE_SPLIT.split(text):
+        if not clause or _SUBORDINATE.match(clause):
+            continue
+        clause = re.split(r"\b(?:если|когда|чтобы|пока)\b", clause)[0]  # «… замедляется если нападает»
+        words = _WORD.findall(clause)
+        linking = False
+        for word in words:
+            if word in ("ли", "не", "же", "бы"):
+                continue
+            pos = _pos(word)
+            lem = lemma(word)
+            if lem in _MODALS:
+                continue
+            if pos in ("VERB", "INFN", "ADJS", "PRTS") or (linking and pos in ("ADJF", "PRTF")):
+                out.append(lem)
+                linking = lem in ("считаться", "являться", "становиться", "оставаться")
+    return tuple(dict.fromkeys(out))
+
+
+def _same_word(token: str, predicate: str) -> float:
+    """1 for the predicate's lemma, 0.5 for a word of its stem («залегать» for «залечь»), else 0."""
+    if token == predicate:
+        return 1.0
+    common = 0
+    for a, b in zip(token, predicate, strict=False):
+        if a != b:
+            break
+        common += 1
+    if common >= 5 or (common == 4 and min(len(token), len(predicate)) >= 6 and token[:4] not in _PREFIXES):
+        return 0.5
+    return 0.0
+
+
+def predicate_verdict(ruling: str, predicates: Sequence[str]) -> tuple[str, str] | None:
+    """``("yes" | "no", sentence)``: the polarity of the main clause that states the question's
+    predicate, or ``None`` when no main clause states it. A clause denies when «не», «нельзя»,
+    «никогда» stand before the predicate in it («Монстры никогда не залегают», «не совершайте …
+    спасбросок») or the predicate is its negation («считается невидимой» for «видимым»); conditions
+    («если …», «которому оно не может навредить») never decide."""
+    if not predicates:
+        return None
+    best: tuple[float, str, str] | None = None
+    for sentence in (x for x in re.split(r"(?<=[.!?;])\s+", ruling) if x.strip()):
+        # «если …, то …»: the condition runs up to «то», the verdict is after it
+        main = re.split(r",\s*то\s+", sentence, maxsplit=1)[-1] if re.search(r"\bесли\b", sentence, re.I) else sentence
+        for clause in _CLAUSE_SPLIT.split(main):
+            if not clause or _SUBORDINATE.match(clause):
+                continue
+            words = _WORD.findall(clause)
+            found: dict[str, float] = {}
+            first = len(words)
+            negated_word = False
+            for k, word in enumerate(words):
+                lem = lemma(word)
+                for p in predicates:
+                    quality = _same_word(lem, p)
+                    if lem.startswith("не") and lem[2:] == p:  # «невидимой» for «видимым»
+                        quality, negated_word = 1.0, True
+                    if quality > found.get(p, 0.0):
+                        found[p] = quality
+                        first = min(first, k)
+            score = sum(found.values())
+            if score <= 0:
+                continue
+            before = " ".join(words[:first])
+            denied = (negated_word or bool(_DENIAL.search(_LIMITING.sub(" ", before)))
+                      or bool(re.search(r"\b(?:нельзя|запрещ\w*)\b", clause, re.I)))
+            if best is None or score > best[0]:
+                best = (score, "no" if denied else "yes", sentence)
+    if best is None:
+        return None
+    return best[1], best[2]
+
+
+def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None = None,
+                question: str | None = None) -> str | None:
+    """«Да», «Нет» or «Да, если …» read off a ruling; ``None`` when no sentence permits or forbids.
+
+    Without ``weights`` the first sentence that permits or forbids decides. With the question's term
+    ``weights`` the sentence that carries most of the question's words decides (a ruling often
+    permits something else first: «могут стрелять … Монстры никогда не залегают»), and a negated
+    verb there («не бросают») counts as a denial."""
+    if question and lang != "en":
+        verdict = predicate_verdict(ruling, question_predicates(question))
+        if verdict is not None and verdict[0] == "no":
+            return "Нет."  # the ruling denies what was asked («Монстры никогда не залегают»)
+    sentences = [s for s in re.split(r"(?<=[.!?;:])\s+|\s+(?=•)", ruling) if s.strip()]
+    order = list(range(len(sentences)))
+    if weights:
+        from rulekb.kb.text.analysis import lemmas
+
+        seen = [set(lemmas(s)) for s in sentences]
+        carried = [sum(w for t, w in weights.items() if t in lems) for lems in seen]
+        conditions = set(question_conditions(question)) if question and lang != "en" else set()
+        on_condition = [sum(w for t, w in weights.items() if t in conditions and t in lems) for lems in seen]
+        if max(on_condition, default=0.0) > 0:
+            # the question's condition decides: the sentences stating it (an exception, a case of a list) first
+            carried = [c + 2 * k for c, k in zip(carried, on_condition, strict=True)]
+        best = max(carried, default=0.0)
+        if best > 0:
+            order = sorted((i for i in order if carried[i] >= VERDICT_SHARE * best), key=lambda i: -carried[i])
+            order += [i for i in range(len(sentences)) if i not in order]
+    for position, i in enumerate(order):
+        sentence = sentences[i]
+        polarity = _polarity(sentence, strong_only=not weights or position > 0)
+        if polarity is None and sentence.lstrip().startswith("•"):
+            polarity = _list_polarity(sentences, i)  # an item is a case of what its list's lead-in rules
+        if polarity == "no":
+            return "No." if lang == "en" else "Нет."
+        if polarity == "yes":
+            return _yes(sentence, lang)
+    return None
+
+
+def _list_polarity(sentences: Sequence[str], i: int) -> str | None:
+    """The polarity of the lead-in of the list item ``sentences[i]``: the sentence announcing the
+    list («… по следующим причинам:») and the one before it («Некоторым отрядам запрещено …»)."""
+    k = i - 1
+    while k >= 0 and sentences[k].lstrip().startswith("•"):
+        k -= 1
+    for j in (k, k - 1):
+        if j >= 0 and not sentences[j].lstrip().startswith("•"):
+            polarity = _polarity(sentences[j], strong_only=True)
+            if polarity is not None:
+                return polarity
+    return None
+
+
+def _yes(sentence: str, lang: str) -> str:
+    """«Да» or «Да, если …» (the condition the permitting sentence states in three or more words)."""
+    condition = _CONDITION.search(sentence)
+    if condition is not None and len(condition.group(1).split()) >= 3:
+        return "Yes, if the condition below holds." if lang == "en" else f"Да, если {condition.group(1).strip()}."
+    return "Yes." if lang == "en" else "Да."
