@@ -27,7 +27,7 @@ with 2 sync workers on 127.0.0.1 over a knowledge base built into a temporary di
    Unseen questions come from every evaluation file, each asked once (``--requests`` at most).
 
     .venv/bin/python benchmarks/web.py [--threads 16] [--requests 800] [--rounds 4] [--time-limit 30]
-                                       [--build-dir DIR] [--no-phone] [--cpu-slowdown 1]
+                                       [--build-dir DIR] [--no-phone] [--no-throughput] [--cpu-slowdown 1]
 
 Targets: the search page with results ≤ 30 KB compressed and ≤ 1.5 s to content on the slow
 network; search at ≥ 50 % of the static route's throughput (the script prints the ratios).
@@ -268,6 +268,7 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=4, help="interleave the routes in this many rounds")
     parser.add_argument("--no-phone", action="store_true", help="skip the slow-phone measurements")
+    parser.add_argument("--no-throughput", action="store_true", help="only the slow-phone and offline figures")
     parser.add_argument("--cpu-slowdown", type=float, default=1.0, help="Chromium CPU throttling for the phone")
     args = parser.parse_args()
 
@@ -317,9 +318,14 @@ def main() -> None:
                 ("concept", "/concepts/charge"),
                 ("concepts", "/concepts"),
                 ("terms", "/terms"),
+                ("terms page 5", "/terms?page=5"),
+                ("terms report", "/terms/report"),
+                ("terms, all", "/terms?page=all"),
                 ("calc", "/calc"),
             ], args.cpu_slowdown)
             offline_cost(port)
+        if args.no_throughput:
+            return
 
         print(
             f"gunicorn {args.workers} sync workers on {HOST}:{port}; {args.threads} client threads; "
