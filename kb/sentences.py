@@ -374,7 +374,8 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
     if weights:
         from kb.analysis import lemmas
 
-        carried = [sum(w for t, w in weights.items() if t in set(lemmas(s))) for s in sentences]
+        words = [set(lemmas(s)) for s in sentences]  # each sentence analysed once, not once per term
+        carried = [sum(w for t, w in weights.items() if t in here) for here in words]
         best = max(carried, default=0.0)
         if best > 0:
             order = sorted((i for i in order if carried[i] >= VERDICT_SHARE * best), key=lambda i: -carried[i])
