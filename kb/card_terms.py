@@ -118,7 +118,8 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
     record = records(build_dir).get(concept)
     if record is None:
         return None
-    sources = {s.id: s for s in load_manifest()}
+    manifest = load_manifest()  # read once per card (it was read twice)
+    sources = {s.id: s for s in manifest}
     labels = STATUS["en" if lang == "en" else "ru"]
     per_source: dict[str, list[dict[str, Any]]] = {}
     for rendering in record.get("renderings", []):
@@ -139,7 +140,7 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
     per_edition: list[dict[str, Any]] = []
     citations: list[dict[str, Any]] = []
     flagged: list[str] = []
-    order = [s.id for s in load_manifest()]
+    order = [s.id for s in manifest]
     for source_id in sorted(per_source, key=order.index):
         renderings = sorted(per_source[source_id], key=lambda r: -int(r["count"]))
         source = sources[source_id]

@@ -12,7 +12,7 @@ questions no worker had seen spent about a third of a request there): the BM25 s
 of every field of the index (:class:`kb.search.Postings`, about 7,000 terms, 0.4 s), the compiled
 templates, and the modules, regular expressions and tables the answer card loads for a kind of
 question the first time it meets one (:data:`WARM_QUESTIONS`: a terminology, a comparison, an
-English, a yes/no and a number question, written for this and not taken from any evaluation set).
+English, a yes/no, a number and a misspelt question, written for this and not taken from any evaluation set).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ WARM_QUESTIONS = (
     "can a unit shoot after it advanced",
     "можно ли стрелять из ближнего боя",
     "сколько кубиков бросают за рывок",
+    "можно ли стрилять после атступления",  # misspelt: the speller builds its index of deletes
 )
 
 _STARTED: set[tuple[int, str]] = set()
@@ -83,7 +84,9 @@ def warm_questions(app: Flask, build_dir: Path) -> int:
     expressions and tables are loaded before a player's question needs them; how many answered
     (a failure is logged: it only leaves that kind of question slower the first time)."""
     from kb.ask import ask
+    from kb.query import default_matcher
 
+    default_matcher()  # the concept matcher the card reads rulings with, built once per process
     answered = 0
     for question in WARM_QUESTIONS:
         try:
