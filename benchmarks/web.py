@@ -78,6 +78,7 @@ class Run:
     errors: int = 0
     statuses: dict[int, int] = field(default_factory=dict)
     wall: float = 0.0
+    server_cpu: float = 0.0
 
     def line(self) -> str:
         done = len(self.latencies)
@@ -86,8 +87,14 @@ class Run:
         return (
             f"{self.name:<12} {done:>5} req in {self.wall:6.2f} s  {rps:8.1f} req/s  "
             f"p50 {percentile(ms, 0.5):7.1f} ms  p99 {percentile(ms, 0.99):7.1f} ms  "
-            f"max {max(ms):7.1f} ms  errors {self.errors}  statuses {dict(sorted(self.statuses.items()))}"
+            f"max {max(ms):7.1f} ms  server CPU {self.cpu_ms:6.2f} ms/req  errors {self.errors}  "
+            f"statuses {dict(sorted(self.statuses.items()))}"
         )
+
+    @property
+    def cpu_ms(self) -> float:
+        """CPU time the server's processes spent per request (steadier than req/s on a shared machine)."""
+        return 1000 * self.server_cpu / len(self.latencies) if self.latencies else 0.0
 
     @property
     def rps(self) -> float:
@@ -95,6 +102,21 @@ class Run:
 
 
 HEADERS = {"Accept-Encoding": "gzip"}
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu(group: int) -> float:
+    """CPU seconds (user + system) used so far by the processes of process group ``group`` (the
+    gunicorn master and its workers), from /proc."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:  # pgrp
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / TICK
 
 
 def load(
@@ -347,8 +369,10 @@ def main() -> None:
                 share = total // args.rounds + (1 if round_ < total % args.rounds else 0)
                 offset = sum(total // args.rounds + (1 if r < total % args.rounds else 0) for r in range(round_))
                 chunk = [paths[(offset + i) % len(paths)] for i in range(share)]
+                cpu_before = server_cpu(server.pid)
                 part = load(name, port, chunk, share, args.threads, args.time_limit / args.rounds, headers)
                 run = runs[name]
+                run.server_cpu += server_cpu(server.pid) - cpu_before
                 run.latencies.extend(part.latencies)
                 run.errors += part.errors
                 run.wall += part.wall
@@ -358,7 +382,9 @@ def main() -> None:
             print(run.line())
         ceiling = runs["static"].rps or 1.0
         for run in list(runs.values())[1:]:
-            print(f"{run.name:<12} {run.rps / ceiling:6.1%} of the static route's throughput")
+            cpu = run.cpu_ms / (runs["static"].cpu_ms or 1.0)
+            print(f"{run.name:<12} {run.rps / ceiling:6.1%} of the static route's throughput; "
+                  f"{cpu:5.1f}x its server CPU per request")
         search_run = runs["search"]
         ms = [x * 1000 for x in search_run.latencies] or [0.0]
         print(f"search page: mean {statistics.fmean(ms):.1f} ms per request under load")
