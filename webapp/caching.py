@@ -191,6 +191,14 @@ def install(app: Flask) -> None:
     app.extensions["rulekb_code_version"] = version
 
     def _validators() -> tuple[str, float, str] | None:
+        """The request's entity tag, modification time and loaded build (worked out once per request:
+        the conditional check before the view and the headers after it ask for the same)."""
+        if "rulekb_validators" not in g:
+            g.rulekb_validators = _work_out_validators()
+        found: tuple[str, float, str] | None = g.rulekb_validators
+        return found
+
+    def _work_out_validators() -> tuple[str, float, str] | None:
         from webapp.views.common import current_build
 
         try:
