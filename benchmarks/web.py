@@ -4,10 +4,11 @@ Prints figures, asserts nothing. Starts ``gunicorn -c webapp/gunicorn_conf.py 'w
 with 2 sync workers on 127.0.0.1 over a knowledge base built into a temporary directory (or
 ``--build-dir``), warms every worker, then:
 
-1. **A slow phone** (Playwright driving ``/usr/bin/chromium``, Chromium's network emulation through
+1. **A slow phone** (``--no-phone`` skips it; ``--no-throughput`` stops after it) (Playwright driving ``/usr/bin/chromium``, Chromium's network emulation through
    CDP: 400 kbit/s down and up, 400 ms latency, 360×640): each main page loaded with a cold cache —
    the bytes transferred (compressed, every resource) and the time to content (first contentful
-   paint) — and again with a warm HTTP cache (revalidations answered 304). Then what the service
+   paint) — and again with a warm HTTP cache (revalidations answered 304). The termbase is measured
+   on its first page, a later page, its report and the whole table on one page. Then what the service
    worker downloads to go offline (every precached URL, gzipped) and stores.
 2. **Throughput**: client threads with ``http.client`` keep-alive connections, ``Accept-Encoding:
    gzip`` like a browser, a fixed number of requests per route and a time limit, in the same run:
@@ -20,6 +21,10 @@ with 2 sync workers on 127.0.0.1 over a knowledge base built into a temporary di
    * ``api/ask``: the unseen questions as JSON (limit 5);
    * ``rule``: rule pages in reading order (each leaf once, then again: the second time from the
      worker's response cache).
+
+   Beside req/s and latencies each route prints the CPU time the server's processes spent per
+   request (``/proc``: the gunicorn master and workers), a figure that swings less than req/s when
+   other work shares the cores; the ratios print both against the static route.
 
    The routes are interleaved in ``--rounds`` rounds (a quarter of each route's requests, then
    the next route, …), so a drift in the machine's load falls on every route alike.
