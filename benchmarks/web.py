@@ -4,8 +4,9 @@ Prints figures, asserts nothing. Starts ``gunicorn -c webapp/gunicorn_conf.py 'w
 with 2 sync workers on 127.0.0.1 over a knowledge base built into a temporary directory (or
 ``--build-dir``), warms every worker, then:
 
-1. **A slow phone** (``--no-phone`` skips it; ``--no-throughput`` stops after it) (Playwright driving ``/usr/bin/chromium``, Chromium's network emulation through
-   CDP: 400 kbit/s down and up, 400 ms latency, 360×640): each main page loaded with a cold cache —
+1. **A slow phone** (Playwright driving ``/usr/bin/chromium``, Chromium's network emulation through
+   CDP: 400 kbit/s down and up, 400 ms latency, 360×640; ``--no-phone`` skips it,
+   ``--no-throughput`` stops after it): each main page loaded with a cold cache —
    the bytes transferred (compressed, every resource) and the time to content (first contentful
    paint) — and again with a warm HTTP cache (revalidations answered 304). The termbase is measured
    on its first page, a later page, its report and the whole table on one page. Then what the service
