@@ -57,12 +57,18 @@ def test_every_concept_is_on_one_page_of_the_table_with_renderings_statuses_and_
                 assert f"{rendering['source_id']}: «{rendering['text']}»" in row
                 assert f"· {rendering['count']}</div>" in row
     assert list(seen) == list(whole) and len(whole) == len(_terms(built))
+    from kb.analysis import fold
+
+    names = [fold(re.search(r"<strong>([^<]+)</strong>", row).group(1)) for row in whole.values()]  # type: ignore[union-attr]
+    assert names == sorted(names)  # alphabetical by the name the table shows
 
 
 def test_the_letter_index_and_the_page_list_lead_to_every_page(client: FlaskClient) -> None:
     first = client.get("/terms").get_data(as_text=True)
     letters = re.findall(r'<a href="(/terms[^"#]*)#c-([a-z0-9-]+)">([^<]+)</a>', first.split('class="letters"')[1].split("</nav>")[0])
     assert len(letters) > 15
+    shown = [letter for _, _, letter in letters]
+    assert shown[0] == "0–9" and shown[1:] == sorted(shown[1:])  # in alphabetical order
     for url, concept_id, letter in letters:
         html = client.get(url.replace("&amp;", "&")).get_data(as_text=True)
         row = _rows(html)[concept_id]  # the link's anchor is on the page it names

@@ -27,7 +27,7 @@ from webapp.data import Build
 from webapp.render import STATUS_LABELS
 from webapp.views.common import current_build
 
-__all__ = ["PAGE_SIZE", "bp", "concept_url", "table_pages", "table_urls", "terms_json"]
+__all__ = ["PAGE_SIZE", "bp", "concept_url", "ordered_concepts", "table_pages", "table_urls", "terms_json"]
 
 bp = Blueprint("terms", __name__)
 
@@ -61,10 +61,15 @@ def page_url(number: int) -> str:
     return url_for("terms.terms") if number == 1 else url_for("terms.terms", page=number)
 
 
+def ordered_concepts(build: Build) -> tuple[Any, ...]:
+    """The concepts in the alphabetical order of the names the table shows (English, else the id)."""
+    return tuple(sorted(build.concepts.values(), key=lambda c: (fold(c.english or c.id), c.id)))
+
+
 def table_pages(build: Build) -> list[TablePage]:
-    """The table's pages: the concepts in the build's (alphabetical) order, ``TERMS_PAGE_SIZE`` a page."""
+    """The table's pages: the concepts in alphabetical order of their names, ``TERMS_PAGE_SIZE`` a page."""
     size = _page_size()
-    concepts = tuple(build.concepts.values())
+    concepts = ordered_concepts(build)
     chunks = [concepts[i : i + size] for i in range(0, len(concepts), size)] or [()]
     return [TablePage(n, page_url(n), chunk) for n, chunk in enumerate(chunks, start=1)]
 
@@ -126,7 +131,7 @@ def terms_json(build: Build) -> list[dict[str, Any]]:
 
 
 def _filter(build: Build, query: str) -> list[Any]:
-    concepts = list(build.concepts.values())
+    concepts = list(ordered_concepts(build))
     if not query:
         return concepts
     wanted = fold(query)
@@ -149,7 +154,7 @@ def terms() -> str:
     else:
         number = _parse_page(request.args.get("page"), len(pages))
         current = pages[number - 1] if number is not None else None
-        concepts = list(current.concepts) if current is not None else list(build.concepts.values())
+        concepts = list(current.concepts) if current is not None else list(ordered_concepts(build))
     return render_template(
         "terms.html",
         q=query,
