@@ -5,9 +5,11 @@ with 2 sync workers on 127.0.0.1 over a knowledge base built into a temporary di
 ``--build-dir``), warms every worker, then:
 
 1. **A slow phone** (Playwright driving ``/usr/bin/chromium``, Chromium's network emulation through
-   CDP: 400 kbit/s down and up, 400 ms latency, 360×640): each main page loaded with a cold cache —
+   CDP: 400 kbit/s down and up, 400 ms latency, 360×640; ``--no-phone`` skips it,
+   ``--no-throughput`` stops after it): each main page loaded with a cold cache —
    the bytes transferred (compressed, every resource) and the time to content (first contentful
-   paint) — and again with a warm HTTP cache (revalidations answered 304). Then what the service
+   paint) — and again with a warm HTTP cache (revalidations answered 304). The termbase is measured
+   on its first page, a later page, its report and the whole table on one page. Then what the service
    worker downloads to go offline (every precached URL, gzipped) and stores.
 2. **Throughput**: client threads with ``http.client`` keep-alive connections, ``Accept-Encoding:
    gzip`` like a browser, a fixed number of requests per route and a time limit, in the same run:
@@ -21,13 +23,17 @@ with 2 sync workers on 127.0.0.1 over a knowledge base built into a temporary di
    * ``rule``: rule pages in reading order (each leaf once, then again: the second time from the
      worker's response cache).
 
+   Beside req/s and latencies each route prints the CPU time the server's processes spent per
+   request (``/proc``: the gunicorn master and workers), a figure that swings less than req/s when
+   other work shares the cores; the ratios print both against the static route.
+
    The routes are interleaved in ``--rounds`` rounds (a quarter of each route's requests, then
    the next route, …), so a drift in the machine's load falls on every route alike.
 
    Unseen questions come from every evaluation file, each asked once (``--requests`` at most).
 
     .venv/bin/python benchmarks/web.py [--threads 16] [--requests 800] [--rounds 4] [--time-limit 30]
-                                       [--build-dir DIR] [--no-phone] [--cpu-slowdown 1]
+                                       [--build-dir DIR] [--no-phone] [--no-throughput] [--cpu-slowdown 1]
 
 Targets: the search page with results ≤ 30 KB compressed and ≤ 1.5 s to content on the slow
 network; search at ≥ 50 % of the static route's throughput (the script prints the ratios).
@@ -78,6 +84,7 @@ class Run:
     errors: int = 0
     statuses: dict[int, int] = field(default_factory=dict)
     wall: float = 0.0
+    server_cpu: float = 0.0
 
     def line(self) -> str:
         done = len(self.latencies)
@@ -86,8 +93,14 @@ class Run:
         return (
             f"{self.name:<12} {done:>5} req in {self.wall:6.2f} s  {rps:8.1f} req/s  "
             f"p50 {percentile(ms, 0.5):7.1f} ms  p99 {percentile(ms, 0.99):7.1f} ms  "
-            f"max {max(ms):7.1f} ms  errors {self.errors}  statuses {dict(sorted(self.statuses.items()))}"
+            f"max {max(ms):7.1f} ms  server CPU {self.cpu_ms:6.2f} ms/req  errors {self.errors}  "
+            f"statuses {dict(sorted(self.statuses.items()))}"
         )
+
+    @property
+    def cpu_ms(self) -> float:
+        """CPU time the server's processes spent per request (steadier than req/s on a shared machine)."""
+        return 1000 * self.server_cpu / len(self.latencies) if self.latencies else 0.0
 
     @property
     def rps(self) -> float:
@@ -95,6 +108,21 @@ class Run:
 
 
 HEADERS = {"Accept-Encoding": "gzip"}
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu(group: int) -> float:
+    """CPU seconds (user + system) used so far by the processes of process group ``group`` (the
+    gunicorn master and its workers), from /proc."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:  # pgrp
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / TICK
 
 
 def load(
@@ -268,6 +296,7 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=4, help="interleave the routes in this many rounds")
     parser.add_argument("--no-phone", action="store_true", help="skip the slow-phone measurements")
+    parser.add_argument("--no-throughput", action="store_true", help="only the slow-phone and offline figures")
     parser.add_argument("--cpu-slowdown", type=float, default=1.0, help="Chromium CPU throttling for the phone")
     args = parser.parse_args()
 
@@ -317,9 +346,14 @@ def main() -> None:
                 ("concept", "/concepts/charge"),
                 ("concepts", "/concepts"),
                 ("terms", "/terms"),
+                ("terms page 5", "/terms?page=5"),
+                ("terms report", "/terms/report"),
+                ("terms, all", "/terms?page=all"),
                 ("calc", "/calc"),
             ], args.cpu_slowdown)
             offline_cost(port)
+        if args.no_throughput:
+            return
 
         print(
             f"gunicorn {args.workers} sync workers on {HOST}:{port}; {args.threads} client threads; "
@@ -341,8 +375,10 @@ def main() -> None:
                 share = total // args.rounds + (1 if round_ < total % args.rounds else 0)
                 offset = sum(total // args.rounds + (1 if r < total % args.rounds else 0) for r in range(round_))
                 chunk = [paths[(offset + i) % len(paths)] for i in range(share)]
+                cpu_before = server_cpu(server.pid)
                 part = load(name, port, chunk, share, args.threads, args.time_limit / args.rounds, headers)
                 run = runs[name]
+                run.server_cpu += server_cpu(server.pid) - cpu_before
                 run.latencies.extend(part.latencies)
                 run.errors += part.errors
                 run.wall += part.wall
@@ -352,7 +388,9 @@ def main() -> None:
             print(run.line())
         ceiling = runs["static"].rps or 1.0
         for run in list(runs.values())[1:]:
-            print(f"{run.name:<12} {run.rps / ceiling:6.1%} of the static route's throughput")
+            cpu = run.cpu_ms / (runs["static"].cpu_ms or 1.0)
+            print(f"{run.name:<12} {run.rps / ceiling:6.1%} of the static route's throughput; "
+                  f"{cpu:5.1f}x its server CPU per request")
         search_run = runs["search"]
         ms = [x * 1000 for x in search_run.latencies] or [0.0]
         print(f"search page: mean {statistics.fmean(ms):.1f} ms per request under load")

@@ -23,6 +23,7 @@ DEFAULTS: dict[str, Any] = {
     "MAX_QUERY_LENGTH": 500,  # characters of a search question
     "MAX_CONTENT_LENGTH": 64 * 1024,  # bytes of a POST body (the draft-check form, /api/calc)
     "SEARCH_LIMIT": 10,  # results on the search page
+    "TERMS_PAGE_SIZE": 40,  # concepts per page of the termbase table (/terms?page=N)
     "API_MAX_LIMIT": 50,  # largest ?limit= of /api/ask and /api/search
     "SEND_FILE_MAX_AGE_DEFAULT": 7 * 24 * 3600,  # static assets are fingerprinted (?v=hash)
     "WARM_UP": True,  # the first request of a worker warms the index, snippets, termbase and matcher caches in a thread

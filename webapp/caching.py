@@ -204,7 +204,14 @@ class _Hooks:
 
     def validators(self) -> tuple[str, float, str] | None:
         """The ETag (with the cookies a page varies on), Last-Modified and the build as loaded; None without
-        a build."""
+        a build. Worked out once per request: the conditional check before the view and the headers
+        after it ask for the same."""
+        if "rulekb_validators" not in g:
+            g.rulekb_validators = self._work_out_validators()
+        found: tuple[str, float, str] | None = g.rulekb_validators
+        return found
+
+    def _work_out_validators(self) -> tuple[str, float, str] | None:
         # imported here: the views import the asset pipeline, which imports this module
         from rulekb.webapp.views.common import current_build
 

@@ -10,7 +10,9 @@ the access log on stdout, and a graceful reload when a new build is swapped in.
   ``RULEKB_RELOAD_POLL`` seconds (2). When its stamp changes — ``rulekb build`` swapped a new
   build in — the master sends itself SIGHUP: gunicorn starts fresh workers and lets the old ones
   finish the requests they are serving, so no request is dropped and no worker keeps old caches.
-* Each new worker answers a few requests of its own before it takes real ones
+* Each new worker fills what a new question needs — the BM25 scores of every indexed term, the
+  compiled templates, the answer card's modules and tables (``rulekb.webapp.views.warm.warm_search``,
+  about a second) — and answers a few requests of its own before it takes real ones
   (``post_worker_init``: a search, a rule page, a concept page), so the search index, the
   morphology dictionaries and the page caches are open when the first player arrives;
   ``RULEKB_WARM_UP=false`` turns this off with the app's other warm-ups.
@@ -18,6 +20,7 @@ the access log on stdout, and a graceful reload when a new build is swapped in.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
@@ -112,7 +115,14 @@ def when_ready(server: Any) -> None:
 
 
 def warm_worker(app: Any) -> list[int]:
-    """Ask the app the :data:`WARM_URLS` in-process; their status codes."""
+    """Fill what a new question needs (``rulekb.webapp.views.warm.warm_search``: the index's postings, the
+    compiled templates, the card's tables), then ask the app the :data:`WARM_URLS` in-process;
+    their status codes."""
+    from rulekb.corpus.errors import RulebaseError
+    from rulekb.webapp.views.warm import warm_search
+
+    with contextlib.suppress(RulebaseError):  # no build yet: the pages say how to build
+        warm_search(app)
     client = app.test_client()
     return [client.get(url).status_code for url in WARM_URLS]
 

@@ -8,7 +8,8 @@
   worker, which precaches into a new cache and deletes the old one when it takes over.
 * ``/offline/precache.json`` — what the worker stores on install: the app shell (the pages of the
   navigation, the assets, the manifest, the offline page and the client search index), then the
-  termbase page, every rule page and every concept page, within ``OFFLINE_BUDGET_BYTES``.
+  termbase's pages (every page of its table, the whole table, the report), every rule page and
+  every concept page, within ``OFFLINE_BUDGET_BYTES``.
 * ``/offline/search-index.json`` — ``build/search-index.json`` (:mod:`rulekb.kb.search.offline`).
 * ``/offline`` — the page the worker shows for a page it does not have; its script searches the
   client index when the address is a search.
@@ -65,8 +66,10 @@ def precache_list(app: Flask, build: Build) -> dict[str, Any]:
         build.nodes.values(),
         key=lambda n: (display_rank(n.edition), n.source_id, n.lines[0], build.depth(n.id)),
     )
+    from rulekb.webapp.views.terms import table_urls
+
     pages = [
-        url_for("terms.terms"),
+        *table_urls(build),
         *(url_for("rules.rule", node_id=n.id) for n in nodes),
         *(url_for("concepts.concept", concept_id=c) for c in build.concepts),
     ]

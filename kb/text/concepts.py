@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rulekb.corpus.morph import is_known
@@ -90,6 +91,7 @@ def _translit_word(term: Term) -> bool:
     )
 
 
+@lru_cache(maxsize=65_536)  # a query's words are read in up to four windows each
 def translit_key(text: str) -> str:
     """The consonants of a phrase as it sounds, the same for an English rule name and a player's
     Cyrillic spelling of it: «гоу ту граунд» and «Go to Ground» both give «гтгрнд», «хазардус» and

@@ -66,7 +66,7 @@ def test_static_assets_are_fingerprinted_and_cached(client: FlaskClient) -> None
 
 def test_no_inline_script_or_style_in_pages(client: FlaskClient) -> None:
     """The CSP forbids inline code, so the pages must not rely on any."""
-    for url in ("/", "/search?q=рывок", "/sources", "/about", "/calc", "/terms", "/concepts"):
+    for url in ("/", "/search?q=рывок", "/sources", "/about", "/calc", "/terms", "/terms/report", "/concepts"):
         html = client.get(url).get_data(as_text=True)
         assert "<script>" not in html and "<script >" not in html, url
         assert " style=" not in html and "<style" not in html, url
@@ -75,7 +75,7 @@ def test_no_inline_script_or_style_in_pages(client: FlaskClient) -> None:
 
 def test_every_page_says_how_to_build_when_the_build_is_missing(missing_client: FlaskClient, app: Flask) -> None:
     urls = ["/", "/search?q=x", "/sources", "/about", "/rules/10e-core", "/concepts", "/concepts/overwatch",
-            "/terms", "/terms/overwatch", "/terms.csv", "/cite/kt/5"]
+            "/terms", "/terms?page=2", "/terms/report", "/terms/overwatch", "/terms.csv", "/cite/kt/5"]
     for url in urls:
         response = missing_client.get(url)
         assert response.status_code == 503, url
@@ -89,7 +89,7 @@ def test_every_page_says_how_to_build_when_the_build_is_missing(missing_client: 
 def test_every_get_route_is_covered_by_the_missing_build_test(app: Flask) -> None:
     """A new page must be added to the missing-build check above (or be static/docs)."""
     checked = {"/", "/search", "/sources", "/about", "/rules/<path:node_id>", "/concepts",
-               "/concepts/<path:concept_id>", "/terms", "/terms/<concept_id>", "/terms.csv", "/cite/<source_id>/<int:line>"}
+               "/concepts/<path:concept_id>", "/terms", "/terms/report", "/terms/<concept_id>", "/terms.csv", "/cite/<source_id>/<int:line>"}
     exempt = {"/static/<path:filename>", "/calc", "/api/openapi.json", "/api/calc", "/terms.tbx", "/terms.tsv",
               "/terms/check"}
     exempt |= {"/assets/<path:name>", "/manifest.webmanifest", "/sw.js", "/offline", "/offline/precache.json",

@@ -227,6 +227,8 @@ PHONE_PAGES = [
     ("concept-overwatch", "/concepts/overwatch"),
     ("concept-charge", "/concepts/charge"),
     ("terms", "/terms"),
+    ("terms-all", "/terms?page=all"),
+    ("terms-report", "/terms/report"),
     ("term", "/terms/engagement-range"),
     ("calc", "/calc?edition=10&compare=kt&attacks=D6&attackers=10&melee=1"),
     ("sources", "/sources"),

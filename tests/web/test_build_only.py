@@ -90,6 +90,8 @@ def _requests(app: Flask, built: Path) -> list[tuple[str, str, dict[str, str] | 
         ("GET", "/api/ask?q=не+докатил+чардж", None),
         ("GET", "/api/search?q=overwatch", None),
         ("GET", "/terms?q=калитка", None),
+        ("GET", "/terms?page=3", None),
+        ("GET", "/terms?page=all", None),
         ("POST", "/terms/check", {"draft": draft}),
         ("POST", "/terms/check", {"draft": draft, "source": "10e-core"}),
         ("POST", "/terms/check", {"draft": draft, "edition": "6"}),

@@ -145,6 +145,9 @@ def test_the_service_worker_is_versioned_by_the_build_and_precaches_every_page(
     pages = set(listing["pages"])
     assert {f"/rules/{node_id}" for node_id in build.nodes} <= pages
     assert {f"/concepts/{cid}" for cid in build.concepts} <= pages and "/terms" in pages
+    # every page of the termbase table (so every entry), the whole table and the report
+    table = re.findall(r'<li><a href="(/terms\?page=\d+)">', client.get("/terms").get_data(as_text=True))
+    assert len(table) > 1 and set(table) | {"/terms?page=all", "/terms/report"} <= pages
     for url in listing["shell"]:
         assert client.get(url).status_code == 200, url
     assert "/offline" in listing["shell"] and any(u.startswith("/offline/search-index.json") for u in listing["shell"])

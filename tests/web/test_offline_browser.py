@@ -197,6 +197,24 @@ def test_offline_after_one_visit_and_a_new_build_replaces_the_cache(
             assert page.locator("article.rule h1").inner_text().strip() == (node.title_clean or node.title).strip()
             notice = page.locator("#offline-notice")
             assert notice.is_visible() and "Нет сети" in notice.inner_text() and "без полного текста" in notice.inner_text()
+            # the termbase: a page of its table never visited, through the letter index, and the report
+            page.goto("/terms")
+            page.locator("nav.letters").get_by_role("link", name="S", exact=True).click()
+            page.wait_for_url("**/terms?page=*#c-*")
+            anchor = urlparse(page.url).fragment
+            assert page.locator(f"tr#{anchor}").is_visible() and page.locator(f"tr#{anchor} strong").inner_text().startswith("S")
+            page.goto("/terms/report")
+            assert page.locator("main h1").inner_text() == "Расхождения в переводах"
+            # the termbase's search box: the client index finds the concept by slang and by a
+            # machine translation, and its concept page opens
+            for query, concept in (("овервотч", "overwatch"), ("ударная калитка", "hit-roll")):
+                page.goto("/terms?q=" + quote(query))
+                page.wait_for_selector("#offline-page[data-searched='1']")
+                found = page.locator("ul.offline-terms a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+                assert f"/concepts/{concept}" in found, (query, found)
+            page.locator(f"ul.offline-terms a[href='/concepts/{concept}']").click()
+            page.wait_for_selector("main h1")
+            assert urlparse(page.url).path == f"/concepts/{concept}"
             # searches run against the client index and give rule results
             for query, concept in (("чардж", "charge"), ("overwatch", "overwatch"), ("пайл ин", "pile-in")):
                 page.goto("/")  # the search page, from the cache

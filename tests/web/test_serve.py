@@ -106,3 +106,32 @@ def test_one_build_stamp_for_the_knowledge_base_the_graph_and_the_search_index(b
     assert open_knowledge_base(copy) is not base
     assert get_index(copy) is not index
     assert load_graph(copy) is not graph
+
+
+def test_a_worker_is_warmed_for_new_questions_before_it_serves_and_answers_the_same(built: Path, tmp_path: Path) -> None:
+    from urllib.parse import quote
+
+    from rulekb.kb.search.knowledge_index import Postings, get_index
+    from rulekb.webapp import create_app
+    from rulekb.webapp.gunicorn_conf import WARM_URLS, warm_worker
+    from rulekb.webapp.views.warm import WARM_QUESTIONS, warm_search
+
+    copy = tmp_path / "build"
+    shutil.copytree(built, copy)
+    question = "/search?q=" + quote("может ли отряд стрелять после отступления")
+    cold = create_app({"TESTING": True, "BUILD_DIR": copy, "WARM_UP": False}).test_client().get(question).get_data()
+    get_index(copy).postings._scores.clear()  # as a fresh worker has them
+
+    app = create_app({"TESTING": True, "BUILD_DIR": copy, "WARM_UP": False})
+    assert warm_worker(app) == [200] * len(WARM_URLS)
+    assert warm_search(app)["questions"] == len(WARM_QUESTIONS)  # again: each kind of question answers
+    index = get_index(copy)
+    kept = index.postings._scores
+    assert all((field, term) in kept for field, terms in index.field_terms.items() for term in terms)
+    assert {("defines", concept) for concept in get_build(copy).concepts} <= set(kept)
+    fresh = Postings(index.searcher)
+    sample = [key for key in kept if kept[key]][::97]
+    assert sample and all(fresh.scores(*key) == kept[key] for key in sample)  # the scores Whoosh gives
+    html_templates = [name for name in app.jinja_env.list_templates() if name.endswith(".html")]
+    assert len(app.jinja_env.cache or {}) >= len(html_templates)  # compiled once, before serving
+    assert app.test_client().get(question).get_data() == cold  # the page a player reads is the same

@@ -17,13 +17,78 @@ def _terms(built: Path) -> list[dict]:  # type: ignore[type-arg]
     return data
 
 
-def test_terms_table_has_every_concept_with_renderings_statuses_and_counts(client: FlaskClient, built: Path) -> None:
-    html = client.get("/terms").get_data(as_text=True)
+ROW = re.compile(r'<tr id="c-([a-z0-9-]+)">')
+
+
+def _table_pages(client: FlaskClient) -> list[tuple[str, str]]:
+    """The pages of the termbase table, following its «next» links from /terms."""
+    out, url = [], "/terms"
+    while url:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        html = response.get_data(as_text=True)
+        out.append((url, html))
+        assert len(out) < 100, "the pager does not end"
+        found = re.search(r'<a class="next" rel="next" href="([^"]+)">', html)
+        url = found.group(1).replace("&amp;", "&") if found else ""
+    return out
+
+
+def _rows(html: str) -> dict[str, str]:
+    return {cid: html.split(f'<tr id="c-{cid}">')[1].split("</tr>")[0] for cid in ROW.findall(html)}
+
+
+def test_every_concept_is_on_one_page_of_the_table_with_renderings_statuses_and_counts(
+    client: FlaskClient, built: Path
+) -> None:
+    pages = _table_pages(client)
+    assert len(pages) > 1  # the table comes in pages
+    seen: dict[str, str] = {}
+    for url, html in pages:
+        rows = _rows(html)
+        assert 0 < len(rows) <= 40, url  # TERMS_PAGE_SIZE
+        assert not set(rows) & set(seen), url  # each concept on one page only
+        seen.update(rows)
+    whole = _rows(client.get("/terms?page=all").get_data(as_text=True))
     for concept in _terms(built):
-        row = html.split(f'<tr id="c-{concept["concept"]}">')[1].split("</tr>")[0]
-        for rendering in concept["renderings"]:
-            assert f"{rendering['source_id']}: «{rendering['text']}»" in row
-            assert f"· {rendering['count']}</div>" in row
+        for rows in (seen, whole):
+            row = rows[concept["concept"]]
+            for rendering in concept["renderings"]:
+                assert f"{rendering['source_id']}: «{rendering['text']}»" in row
+                assert f"· {rendering['count']}</div>" in row
+    assert list(seen) == list(whole) and len(whole) == len(_terms(built))
+    from rulekb.kb.text.analysis import fold
+
+    names = [fold(re.search(r"<strong>([^<]+)</strong>", row).group(1)) for row in whole.values()]  # type: ignore[union-attr]
+    assert names == sorted(names)  # alphabetical by the name the table shows
+
+
+def test_the_letter_index_and_the_page_list_lead_to_every_page(client: FlaskClient) -> None:
+    first = client.get("/terms").get_data(as_text=True)
+    letters = re.findall(r'<a href="(/terms[^"#]*)#c-([a-z0-9-]+)">([^<]+)</a>', first.split('class="letters"')[1].split("</nav>")[0])
+    assert len(letters) > 15
+    shown = [letter for _, _, letter in letters]
+    assert shown[0] == "0–9" and shown[1:] == sorted(shown[1:])  # in alphabetical order
+    for url, concept_id, letter in letters:
+        html = client.get(url.replace("&amp;", "&")).get_data(as_text=True)
+        row = _rows(html)[concept_id]  # the link's anchor is on the page it names
+        name = re.search(r"<strong>([^<]+)</strong>", row)
+        assert name and (name.group(1)[0].upper() == letter or (letter == "0–9" and not name.group(1)[0].isalpha()))
+    listed = re.findall(r'<li><a href="(/terms\?page=\d+)">', first)
+    assert listed == [url for url, _ in _table_pages(client)][1:]
+
+
+def test_a_page_number_out_of_range_is_a_400_naming_the_choices(client: FlaskClient) -> None:
+    for bad in ("0", "999", "два", "-1"):
+        response = client.get("/terms", query_string={"page": bad})
+        assert response.status_code == 400, bad
+        assert "«all»" in response.get_data(as_text=True)
+
+
+def test_no_concept_id_is_taken_by_a_termbase_page(built: Path) -> None:
+    from rulekb.webapp.views.terms import RESERVED
+
+    assert not {c["concept"] for c in _terms(built)} & set(RESERVED)
 
 
 def test_terms_search_filters_by_any_name(client: FlaskClient) -> None:
@@ -47,11 +112,13 @@ def test_kwic_lines_are_the_termbase_kwic_linked_to_their_rules(client: FlaskCli
     assert html.count('class="kw"') == len(rows)
 
 
-def test_inconsistency_report_is_shown(client: FlaskClient) -> None:
+def test_inconsistency_report_is_its_own_page_linked_from_the_table(client: FlaskClient) -> None:
     from rulekb.kb.termbase import default_index, inconsistencies
 
     report = inconsistencies(default_index())
-    html = client.get("/terms").get_data(as_text=True)
+    summary = client.get("/terms").get_data(as_text=True).split('aria-label="Расхождения в переводах"')[1]
+    assert f"несколько переводов: {len(report.variants)}." in summary and 'href="/terms/report"' in summary
+    html = client.get("/terms/report").get_data(as_text=True)
     section = html.split('aria-label="Расхождения в переводах"')[1]
     assert report.variants, "the 10th-edition text renders Engagement Range several ways"
     for variant in report.variants:

@@ -120,6 +120,14 @@
     };
   }
 
+  // the termbase's search box offline: the concepts whose names, renderings, aliases or slang match
+  function searchTerms(index, fold, question) {
+    var terms = fold.termsOf(question).filter(function (t, i, all) { return all.indexOf(t) === i; });
+    return rank(index.concept_postings, terms, null, null).filter(function (c) {
+      return c[2] === terms.length;
+    }).slice(0, 20);
+  }
+
   // ---- rendering (text only: textContent everywhere) -------------------------------------------
   var LABELS = { "10": "10-я редакция", "6": "6-я редакция", "7": "7-я редакция", "kt": "Kill Team" };
 
@@ -191,6 +199,27 @@
     target.appendChild(list);
   }
 
+  function renderTerms(target, index, question, found) {
+    target.textContent = "";
+    target.appendChild(el("h2", { "class": "results-head" }, "Термины без сети: «" + question + "»"));
+    if (found.length) {
+      var list = el("ul", { "class": "concept-list offline-terms" });
+      found.forEach(function (c) {
+        var concept = index.concepts[c[0]], item = el("li");
+        item.appendChild(el("a", { href: "/concepts/" + encodeURIComponent(concept[0]) }, concept[1] || concept[0]));
+        if (concept[2]) item.appendChild(document.createTextNode(" — «" + concept[2] + "»"));
+        list.appendChild(item);
+      });
+      target.appendChild(list);
+    } else {
+      target.appendChild(el("p", {}, "В сохранённом указателе нет термина «" + question + "»."));
+    }
+    var whole = el("p", {}, "Переводы по книгам — на странице понятия; вся таблица терминов тоже сохранена: ");
+    whole.appendChild(el("a", { href: "/terms?page=all" }, "вся таблица на одной странице"));
+    whole.appendChild(document.createTextNode(" (поиск по странице)."));
+    target.appendChild(whole);
+  }
+
   // ---- the offline page ---------------------------------------------------------------------------
   window.rulekbOffline = { folder: folder, search: search };
   if (!page) return;
@@ -198,11 +227,12 @@
   var question = (params.get("q") || "").trim();
   var edition = params.get("edition") || "";
   var isSearch = location.pathname === "/search" || location.pathname === "/";
+  var isTerms = location.pathname === "/terms" && params.has("q");  // the termbase's search box
   var input = document.getElementById("q");
   if (input) input.value = question;
   var select = document.getElementById("edition");
   if (select && edition) select.value = edition;
-  if (!isSearch && location.pathname !== "/offline") {
+  if (!isSearch && !isTerms && location.pathname !== "/offline") {
     page.querySelector(".offline-missing").hidden = false;
     return;
   }
@@ -214,7 +244,8 @@
     return response.json();
   }).then(function (index) {
     var fold = folder(index.fold);
-    render(results, index, question, search(index, fold, question, edition));
+    if (isTerms) renderTerms(results, index, question, searchTerms(index, fold, question));
+    else render(results, index, question, search(index, fold, question, edition));
     page.setAttribute("data-searched", "1");
   }).catch(function () {
     results.textContent = "Указатель для поиска без сети ещё не сохранён: откройте сайт один раз при сети.";

@@ -158,6 +158,30 @@ def marked_snippet(snippet: str) -> Markup:
     return Markup("".join(out))  # safe: pieces are escaped above
 
 
+#: the rendered title and breadcrumb of a hit, per build, rule, title and edition (a worker serves
+#: a few hundred rules; each question shows ten)
+HEAD_CACHE_SIZE = 4096
+_HEAD_CACHE: OrderedDict[tuple[str, str, str, str], Markup] = OrderedDict()
+
+
+def hit_head(build: Build, hit: dict[str, Any]) -> Markup:
+    """The hit's title link, edition badge and breadcrumb (the ``hit_head`` macro of
+    ``_macros.html``), rendered once per worker for each rule: only the snippet depends on the question."""
+    key = (f"{build.path}@{build.stamp}", str(hit["node_id"]), str(hit.get("title")), str(hit.get("edition")))
+    with _ASK_LOCK:
+        head = _HEAD_CACHE.get(key)
+        if head is not None:
+            _HEAD_CACHE.move_to_end(key)
+            return head
+    macros = current_app.jinja_env.get_template("_macros.html").module
+    head = Markup(macros.hit_head(hit))  # type: ignore[attr-defined]
+    with _ASK_LOCK:
+        _HEAD_CACHE[key] = head
+        while len(_HEAD_CACHE) > HEAD_CACHE_SIZE:
+            _HEAD_CACHE.popitem(last=False)
+    return head
+
+
 def display_hits(build: Build, hits: list[dict[str, Any]], question: str = "") -> list[dict[str, Any]]:
     """Hits with what the page shows besides the contract: breadcrumb, book, citation, snippet markup."""
     out = []
@@ -166,18 +190,18 @@ def display_hits(build: Build, hits: list[dict[str, Any]], question: str = "") -
         if node is None:
             continue
         source = build.source(node.source_id)
-        out.append(
-            {
-                **hit,
-                "node": node,
-                "breadcrumb": build.breadcrumb(node),
-                "book": source.get("title", node.source_id),
-                "where": citation_label("", node.lines, node.page),
-                "snippet_markup": marked_snippet(str(hit["snippet"]))
-                if "<b>" in str(hit.get("snippet") or "")
-                else highlight(str(hit.get("snippet") or node.text_clean[:300]), question),
-            }
-        )
+        shown = {
+            **hit,
+            "node": node,
+            "breadcrumb": build.breadcrumb(node),
+            "book": source.get("title", node.source_id),
+            "where": citation_label("", node.lines, node.page),
+            "snippet_markup": marked_snippet(str(hit["snippet"]))
+            if "<b>" in str(hit.get("snippet") or "")
+            else highlight(str(hit.get("snippet") or node.text_clean[:300]), question),
+        }
+        shown["head"] = hit_head(build, shown)
+        out.append(shown)
     return out
 
 
