@@ -94,7 +94,7 @@ def _only_in(parts: Sequence[Part], lang: str, build_dir: Path) -> str:
         weight = get_index(build_dir).concept_weight
     except RulebaseError:  # no index: no terms line
         return ""
-    named = {p.edition: [c for c in dict.fromkeys(ruling_concepts(p.text)) if weight(c) >= TERM_WEIGHT] for p in parts}
+    named = {p.edition: [c for c in dict.fromkeys(ruling_concepts(build_dir, p.text)) if weight(c) >= TERM_WEIGHT] for p in parts}
     known = records(build_dir)
     cells = []
     for edition, concepts in named.items():

@@ -15,8 +15,8 @@ from pathlib import Path
 from rulekb.corpus.errors import RulebaseError
 from rulekb.kb.ask.card_terms import english_name
 from rulekb.kb.ask.labels import edition_label
+from rulekb.kb.knowledge import open_knowledge_base
 from rulekb.kb.search.features import concepts_in
-from rulekb.kb.search.query import default_matcher
 from rulekb.kb.search.searcher import get_index
 from rulekb.kb.text.analysis import lemmas, tokens
 from rulekb.kb.text.vocabulary import load_english
@@ -84,7 +84,7 @@ def english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling:
     names = [n for n in (english_name(build_dir, c) for c in asked[:3]) if n]
     # the terms the ruling itself uses, in the termbase's English names («Snap Shots», «Desperate Escape»),
     # the most specific first
-    for concept in _specific_first(build_dir, ruling_concepts(ruling)):
+    for concept in _specific_first(build_dir, ruling_concepts(build_dir, ruling)):
         name = english_name(build_dir, concept)
         if name and name not in names and len(names) < MAX_ENGLISH_NAMES:
             names.append(name)
@@ -95,7 +95,7 @@ def english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling:
     if numbers:
         line += ": " + ", ".join(numbers)
     line += "."
-    words = rule_words(ruling, names)
+    words = rule_words(ruling, names, build_english(build_dir))
     if words:
         line += " Rule words: " + ", ".join(en for en, _ in words) + "."
     if lead:
@@ -112,7 +112,7 @@ def extend_english_line(build_dir: Path, line: str, added: str) -> str:
     does not name yet (a comparison part reads a second passage)."""
     if not line.endswith(RULING_INTRO):
         return line
-    names = [n for n in (english_name(build_dir, c) for c in _specific_first(build_dir, ruling_concepts(added)))
+    names = [n for n in (english_name(build_dir, c) for c in _specific_first(build_dir, ruling_concepts(build_dir, added)))
              if n and n not in line][:MAX_ADDED_NAMES]
     numbers = [m for m in measures(added)[:4] if m not in line]
     more = ", ".join(names + numbers)
@@ -128,12 +128,18 @@ MAX_ADDED_NAMES = 4
 _ADJECTIVE = re.compile(r"(?:ый|ий|ой)$")
 
 
-@lru_cache(maxsize=1)
-def _rule_lemmas() -> dict[str, str]:
+def build_english(build_dir: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The English vocabulary the build was made with (``vocabulary.json``; empty for an older build)."""
+    vocabulary = open_knowledge_base(build_dir).synonyms
+    return vocabulary.english if vocabulary is not None else ()
+
+
+@lru_cache(maxsize=4)
+def _rule_lemmas(english: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, str]:
     """Russian lemma → the English rule word the English vocabulary gives it first
     (``kb/data/english.toml``: «завершать» → end, «каждый» → every)."""
     found: dict[str, list[str]] = {}
-    for word, russian in load_english().items():
+    for word, russian in english:
         for ru in russian:
             one = lemmas(ru)
             if len(one) != 1:  # a phrase's words alone («во время» → «время») are no gloss of it
@@ -147,20 +153,22 @@ def _rule_lemmas() -> dict[str, str]:
             if len(lemma) >= MIN_RULE_LEMMA and len({w[:4] for w in words}) == 1}
 
 
-def rule_words(ruling: str, names: Sequence[str] = ()) -> list[tuple[str, str]]:
+def rule_words(ruling: str, names: Sequence[str] = (),
+               english: tuple[tuple[str, tuple[str, ...]], ...] | None = None) -> list[tuple[str, str]]:
     """The ruling's rule words in English, in text order, each with the word the text prints: the
-    vocabulary English questions are searched with, read the other way (word for word, never a
-    translation of the sentence); words already in a term name on the line are left out."""
-    table = _rule_lemmas()
+    vocabulary English questions are searched with (``english``: a build's; else the project's),
+    read the other way (word for word, never a translation of the sentence); words already in a
+    term name on the line are left out."""
+    table = _rule_lemmas(english if english is not None else tuple(load_english().items()))
     named = " ".join(names).lower()
     seen: set[str] = set()
     out: list[tuple[str, str]] = []
     for token in tokens(ruling):
-        english = table.get(token.text)
-        if english is None or english in seen or re.search(rf"\b{re.escape(english)}", named):
+        word = table.get(token.text)
+        if word is None or word in seen or re.search(rf"\b{re.escape(word)}", named):
             continue
-        seen.add(english)
-        out.append((english, ruling[token.start:token.end]))
+        seen.add(word)
+        out.append((word, ruling[token.start:token.end]))
         if len(out) >= MAX_RULE_WORDS:
             break
     return out
@@ -175,8 +183,8 @@ MAX_RULE_WORDS = 10
 MAX_ENGLISH_NAMES = 8
 
 
-def ruling_concepts(ruling: str) -> list[str]:
+def ruling_concepts(build_dir: Path, ruling: str) -> list[str]:
     """The termbase concepts a ruling's Russian words name, in text order."""
-    return concepts_in(default_matcher(), ruling)
+    return concepts_in(get_index(build_dir).matcher, ruling)
 
 

@@ -14,11 +14,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from rulekb.corpus.editions import MANIFEST
-from rulekb.corpus.reader import load_manifest, read_lines
 from rulekb.kb.ask.labels import edition_label
+from rulekb.kb.knowledge import open_knowledge_base
 from rulekb.kb.search.query import detect_editions
-from rulekb.kb.text.analysis import lemmas, tokens
 
 __all__ = ["english_name", "pick_concept", "pick_concepts", "records", "terminology_card"]
 
@@ -72,14 +70,9 @@ def _book_names(path: str, stamp: float) -> frozenset[str]:
     return frozenset(name for name, _, _ in _english_names(path, stamp) if detect_editions(name))
 
 
-def _manifest() -> tuple[Any, ...]:
-    """The manifest's sources, read again only when the file changes (reading it costs milliseconds)."""
-    return _manifest_at(MANIFEST.stat().st_mtime)
-
-
-@lru_cache(maxsize=2)
-def _manifest_at(stamp: float) -> tuple[Any, ...]:
-    return tuple(load_manifest())
+def _sources(build_dir: Path) -> dict[str, str]:
+    """Source id → edition, in the manifest's order, as the build recorded them (``manifest.json``)."""
+    return {sid: str(source.get("edition", "")) for sid, source in open_knowledge_base(build_dir).sources.items()}
 
 
 def pick_concept(build_dir: Path, question: str, concepts: Sequence[str]) -> str | None:
@@ -176,16 +169,16 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
     record = records(build_dir).get(concept)
     if record is None:
         return None
-    sources = {s.id: s for s in _manifest()}
+    sources = _sources(build_dir)
     labels = STATUS["en" if lang == "en" else "ru"]
     per_source: dict[str, list[dict[str, Any]]] = {}
     for rendering in record.get("renderings", []):
-        source = sources.get(str(rendering["source_id"]))
-        if source is None or not rendering.get("count"):
+        source_id = str(rendering["source_id"])
+        if source_id not in sources or not rendering.get("count"):
             continue
-        if editions and source.edition not in editions:
+        if editions and sources[source_id] not in editions:
             continue
-        per_source.setdefault(source.id, []).append(rendering)
+        per_source.setdefault(source_id, []).append(rendering)
     if not per_source:
         return None
     english = str(record.get("english") or concept)
@@ -197,16 +190,17 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
     per_edition: list[dict[str, Any]] = []
     citations: list[dict[str, Any]] = []
     flagged: list[str] = []
-    order = [s.id for s in _manifest()]
+    order = list(sources)
+    kwic = open_knowledge_base(build_dir).kwic(concept)
     for source_id in sorted(per_source, key=order.index):
         renderings = sorted(per_source[source_id], key=lambda r: -int(r["count"]))
-        source = sources[source_id]
+        edition = sources[source_id]
         parts = []
         for r in renderings:
             first = ", ".join(str(n) for n in list(dict.fromkeys(r.get("lines", [])))[:FIRST_LINES])
             times = f"{r['count']}×"
             where = (f"lines {first}" if lang == "en" else f"строки {first}") if first else ""
-            printed = _printed_forms(source_id, str(r["text"]), tuple(r.get("lines", [])))
+            printed = printed_forms(kwic, source_id, str(r["text"]), r.get("lines", []))
             shown = f" — {', '.join('«' + p + '»' for p in printed)}" if printed else ""
             parts.append(f"«{r['text']}» ({labels.get(str(r['status']), r['status'])}, {times}{', ' + where if where else ''}{shown})")
             if r["status"] == "mistranslation":
@@ -218,10 +212,10 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
         consistent = len(distinct) <= 1
         verdict = (("consistent" if consistent else f"inconsistent: {len(distinct)} renderings") if lang == "en"
                    else ("последовательно" if consistent else f"непоследовательно: {len(distinct)} варианта"))
-        label = f"{source_id} ({edition_label(source.edition, lang)})"
+        label = f"{source_id} ({edition_label(edition, lang)})"
         text = f"{label}: " + "; ".join(parts) + f" — {verdict}"
         lines.append("• " + text)
-        per_edition.append({"edition": source.edition, "text": text, "node_id": None,
+        per_edition.append({"edition": edition, "text": text, "node_id": None,
                             "lines": citations[-1]["lines"] if citations else None})
     if flagged:
         lines.append(("Mistranslations: " if lang == "en" else "Ошибочные переводы: ") + ", ".join(flagged))
@@ -247,26 +241,19 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
 PRINTED_FORMS = 2
 
 
-@lru_cache(maxsize=4096)
-def _printed_forms(source_id: str, rendering: str, lines: tuple[int, ...]) -> list[str]:
+def printed_forms(kwic: Sequence[dict[str, Any]], source_id: str, rendering: str, lines: Sequence[int]) -> list[str]:
     """How the text prints ``rendering`` at its first lines, when that differs from the termbase's
-    form (another inflection: «зона поражения» printed «зоны поражения»)."""
-    wanted = lemmas(rendering)
-    if not wanted:
-        return []
-    raw = read_lines(source_id)
+    form (another inflection: «зона поражения» printed «зоны поражения»), from the build's KWIC rows."""
+    first = set(list(dict.fromkeys(lines))[:6])
     forms: list[str] = []
-    for number in list(dict.fromkeys(lines))[:6]:
-        if not 1 <= number <= len(raw):
+    for row in kwic:
+        if row.get("source_id") != source_id or row.get("line") not in first:
             continue
-        line = raw[number - 1]
-        found = list(tokens(line))
-        for i in range(len(found) - len(wanted) + 1):
-            if [t.text for t in found[i : i + len(wanted)]] == wanted:
-                printed = re.sub(r"\s+", " ", line[found[i].start : found[i + len(wanted) - 1].end])
-                if printed.lower() != rendering.lower() and printed not in forms:
-                    forms.append(printed)
-                break
+        if str(row.get("rendering", "")).lower() != rendering.lower():
+            continue
+        printed = re.sub(r"\s+", " ", str(row.get("match", ""))).strip()
+        if printed and printed.lower() != rendering.lower() and printed not in forms:
+            forms.append(printed)
         if len(forms) >= PRINTED_FORMS:
             break
     return forms

@@ -164,7 +164,7 @@ def test_an_english_card_names_the_ruling_s_terms_in_english(built: Path) -> Non
     from rulekb.kb.ask.card_english import english_line, ruling_concepts
 
     ruling = "Каждая модель должна пройти проверку «Отчаянный побег», а стрелять можно только навскидку."
-    assert {"desperate-escape", "snap-shots"} <= set(ruling_concepts(ruling))
+    assert {"desperate-escape", "snap-shots"} <= set(ruling_concepts(built, ruling))
     line = english_line(built, "10", [], ruling, None)
     assert "desperate escape" in line.lower() and "snap shot" in line.lower()
     assert not re.search(r"[А-Яа-яЁё]", line.split("The ruling")[0])

@@ -89,6 +89,11 @@ def _requests(app: Flask, built: Path) -> list[tuple[str, str, dict[str, str] | 
         ("GET", "/search?q=дальность+чарджа+в+6-й", None),
         ("GET", "/api/ask?q=не+докатил+чардж", None),
         ("GET", "/api/search?q=overwatch", None),
+        # one question of each card kind: terminology, English, comparison, yes/no
+        ("GET", "/api/ask?q=как+переведён+Overwatch", None),
+        ("GET", "/api/ask?q=how+far+can+a+unit+charge", None),
+        ("GET", "/api/ask?q=чем+отличается+овервотч+в+6-й+и+10-й", None),
+        ("GET", "/search?q=можно+ли+стрелять+после+фолбэка", None),
         ("GET", "/terms?q=калитка", None),
         ("GET", "/terms?page=3", None),
         ("GET", "/terms?page=all", None),
