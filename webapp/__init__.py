@@ -48,6 +48,8 @@ SECURITY_HEADERS: dict[str, str] = {
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the Flask app: defaults → ``RULEKB_*`` environment → ``config``."""
+    # imported here, not at the top: importing the package (every CLI command does) must not load
+    # Flask, the views and the index
     from flask import Flask
 
     from rulekb.kb.build import default_build_dir

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from flask import Blueprint, abort, request, url_for
+
 from rulekb.corpus.editions import edition_css
 from rulekb.webapp.caching import COMPRESSIBLE, gzip_body
 
@@ -77,8 +79,6 @@ def generated_css(name: str, text: str) -> Asset:
 
 def install(app: Flask) -> None:
     """The ``/assets/<hashed name>`` route and the templates' ``asset()`` helper."""
-    from flask import Blueprint, abort, request, url_for
-
     assets = load_assets(Path(app.static_folder or Path(__file__).parent / "static"))
     assets[EDITIONS_CSS] = generated_css(EDITIONS_CSS, edition_css())
     by_hashed = {a.hashed: a for a in assets.values()}

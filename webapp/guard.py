@@ -24,6 +24,8 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
+from flask import g
+
 from rulekb.corpus.errors import QueryError, RulebaseError
 
 __all__ = [
@@ -149,7 +151,6 @@ def request_budget(seconds: float) -> float:
     """What is left of one request's budget of ``seconds`` (two calculations side by side share it)."""
     if seconds <= 0:
         return 0.0
-    from flask import g
 
     started: float = g.setdefault("rulekb_budget_started", time.monotonic())
     left = seconds - (time.monotonic() - started)

@@ -16,6 +16,9 @@ the access log on stdout, and a graceful reload when a new build is swapped in.
   (``post_worker_init``: a search, a rule page, a concept page), so the search index, the
   morphology dictionaries and the page caches are open when the first player arrives;
   ``RULEKB_WARM_UP=false`` turns this off with the app's other warm-ups.
+
+The hooks import what they use inside them: gunicorn's master reads this file, and it stays light
+(the workers load the app).
 """
 
 from __future__ import annotations

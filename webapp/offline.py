@@ -21,9 +21,13 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from flask import Blueprint, render_template, request, url_for
+
 from rulekb.corpus.editions import display_rank
 from rulekb.corpus.errors import IndexMissingError
 from rulekb.webapp.caching import build_stamp, gzip_body
+from rulekb.webapp.views.common import current_build
+from rulekb.webapp.views.terms import table_urls
 
 if TYPE_CHECKING:
     from flask import Flask, Response
@@ -47,8 +51,6 @@ def version(app: Flask, build: Build) -> str:
 def precache_list(app: Flask, build: Build) -> dict[str, Any]:
     """The URLs the service worker stores on install, the shell first, in the order they are kept
     when the budget runs out: the termbase page, rule pages in reading order, concept pages."""
-    from flask import url_for
-
     assets = app.extensions["rulekb_assets"]
     shell = [
         "/",
@@ -66,7 +68,6 @@ def precache_list(app: Flask, build: Build) -> dict[str, Any]:
         build.nodes.values(),
         key=lambda n: (display_rank(n.edition), n.source_id, n.lines[0], build.depth(n.id)),
     )
-    from rulekb.webapp.views.terms import table_urls
 
     pages = [
         *table_urls(build),
@@ -100,8 +101,6 @@ def _index_bytes(build: Build) -> tuple[bytes, bytes]:
 
 def web_manifest(app: Flask) -> dict[str, Any]:
     """The web app manifest: names, start URL, standalone display, theme colours and the icons."""
-    from flask import url_for
-
     assets = app.extensions["rulekb_assets"]
 
     def icon(name: str, sizes: str, kind: str, purpose: str = "any") -> dict[str, str]:
@@ -133,10 +132,6 @@ def web_manifest(app: Flask) -> dict[str, Any]:
 def install(app: Flask) -> None:
     """Register the offline blueprint: the manifest, the service worker, its precache list, the client search
     index and the offline page."""
-    from flask import Blueprint, render_template, request, url_for
-
-    from rulekb.webapp.views.common import current_build
-
     app.config.setdefault("OFFLINE_BUDGET_BYTES", 24 * 1024 * 1024)
     bp = Blueprint("offline", __name__)
     sw_body = SW_FILE.read_text(encoding="utf-8")

@@ -27,6 +27,8 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markupsafe import Markup
 
+from rulekb.kb.text.matcher import Matcher, Pattern
+
 __all__ = [
     "MD",
     "STATUS_LABELS",
@@ -101,8 +103,6 @@ class TermMatcher:
     split)."""
 
     def __init__(self, phrases: Iterable[tuple[str, str]]) -> None:
-        from rulekb.kb.text.matcher import Matcher, Pattern
-
         self._kb = Matcher(Pattern(concept, phrase) for phrase, concept in phrases if phrase.strip())
 
     def __bool__(self) -> bool:

@@ -1,4 +1,7 @@
-"""Corpus commands: build, check, outline, show, nodes."""
+"""Corpus commands: build, check, outline, show, nodes.
+
+The modules a command needs are imported inside it, so that ``rulekb --help`` and every other
+command start without loading the index, the termbase or the engine."""
 
 from __future__ import annotations
 

@@ -2,6 +2,9 @@
 
 Both are thin: ``rulekb.kb.examples.worked.run_examples`` and ``rulekb.engine.calc.calculate`` do the work, and the JSON
 they print is the contract documented in docs/engine.md.
+
+The modules a command needs are imported inside it, so that ``rulekb --help`` and every other
+command start without loading the index, the termbase or the engine.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""Search commands: search, ask, eval — thin wrappers over :mod:`rulekb.kb.search.searcher`, :mod:`rulekb.kb.ask.answer`, :mod:`rulekb.kb.evaluation.retrieval`."""
+"""Search commands: search, ask, eval — thin wrappers over :mod:`rulekb.kb.search.searcher`, :mod:`rulekb.kb.ask.answer`, :mod:`rulekb.kb.evaluation.retrieval`.
+
+The modules a command needs are imported inside it, so that ``rulekb --help`` and every other
+command start without loading the index, the termbase or the engine."""
 
 from __future__ import annotations
 

@@ -14,12 +14,15 @@ from werkzeug.exceptions import HTTPException
 
 from rulekb.corpus.errors import IndexMissingError, QueryError, RulebaseError
 from rulekb.corpus.models import EDITIONS
+from rulekb.kb.build import verify_build
 from rulekb.kb.contracts import Error, dump
 from rulekb.kb.contracts.cite import citation_label
 from rulekb.kb.text.fuzzy import close_matches
 from rulekb.webapp.data import edition_label
 from rulekb.webapp.guard import TimeBudgetExceeded
 from rulekb.webapp.render import STATUS_LABELS, bar_chart_svg, flat, number, percent
+from rulekb.webapp.views import api, calc, concepts, pages, rules, search, terms, warm
+from rulekb.webapp.views.common import current_build
 
 __all__ = ["register"]
 
@@ -42,8 +45,6 @@ def _error(status: int, title: str, message: str, **extra: Any) -> tuple[Respons
 
 def _suggestions() -> list[Any]:
     """Rules or concepts whose id or title is close to the path asked for."""
-    from rulekb.webapp.views.common import current_build
-
     try:
         build = current_build()
     except RulebaseError:
@@ -64,8 +65,6 @@ def _suggestions() -> list[Any]:
 
 def _damaged_build() -> IndexMissingError | None:
     """The damage of this app's build, if every file it lists is not there whole (checked after a failure)."""
-    from rulekb.kb.build import verify_build
-
     try:
         verify_build(current_app.config["BUILD_DIR"])
     except IndexMissingError as exc:
@@ -76,11 +75,8 @@ def _damaged_build() -> IndexMissingError | None:
 
 
 def register(app: Flask) -> None:
-    from rulekb.webapp.views import api, calc, concepts, pages, rules, search, terms
-
     for module in (search, rules, concepts, terms, calc, pages, api):
         app.register_blueprint(module.bp)
-    from rulekb.webapp.views import warm
 
     warm.install(app)
 

@@ -19,6 +19,8 @@ from flask import Blueprint, abort, current_app, render_template, request
 from rulekb.corpus.editions import display_order, family_of, labels
 from rulekb.corpus.errors import QueryError, RulebaseError
 from rulekb.engine.limits import ATTACKERS_MAX, MODELS_MAX, WOUNDS_MAX
+from rulekb.webapp.data import edition_label
+from rulekb.webapp.guard import request_budget, time_budget
 
 __all__ = ["FIELDS", "Field", "bp", "calculate", "profile_from_args"]
 
@@ -261,7 +263,6 @@ def calculate(profile_data: dict[str, Any]) -> dict[str, Any]:
         module = importlib.import_module("rulekb.engine.calc")
     except ImportError:
         abort(503, description="Калькулятор недоступен: в этой установке нет движка (rulekb.engine.calc).")
-    from rulekb.webapp.guard import request_budget, time_budget
 
     try:
         budget = float(current_app.config.get("CALC_TIME_BUDGET") or 0)
@@ -270,7 +271,6 @@ def calculate(profile_data: dict[str, Any]) -> dict[str, Any]:
     except ValueError as exc:
         if isinstance(exc, RulebaseError):
             raise
-        from rulekb.webapp.data import edition_label
 
         where = edition_label(str(profile_data.get("edition")))
         raise QueryError(f"Профиль не подходит ({where}): {exc}") from exc

@@ -12,6 +12,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from rulekb.engine.compare import charge_table, leadership_table, melee_hit_table, overwatch_table
 from rulekb.webapp.render import percent
 
 __all__ = ["COMPARISONS", "Comparison", "comparisons_for"]
@@ -46,8 +47,6 @@ def _table(
 
 
 def _leadership() -> Comparison:
-    from rulekb.engine.compare import leadership_table
-
     return Comparison(
         title="Шанс пройти проверку Лидерства",
         note=(
@@ -60,8 +59,6 @@ def _leadership() -> Comparison:
 
 
 def _overwatch() -> Comparison:
-    from rulekb.engine.compare import overwatch_table
-
     return Comparison(
         title="Шанс попасть: обычный выстрел и огонь на упреждение",
         note=(
@@ -76,8 +73,6 @@ def _overwatch() -> Comparison:
 
 
 def _charge() -> Comparison:
-    from rulekb.engine.compare import charge_table
-
     return Comparison(
         title="Шанс долететь в атаку (чардж) с расстояния",
         note=(
@@ -95,8 +90,6 @@ def _charge() -> Comparison:
 
 
 def _melee() -> Comparison:
-    from rulekb.engine.compare import melee_hit_table
-
     rows = [r for r in melee_hit_table() if "ws" in r and r["ws"] in (2, 3, 4, 5, 6)]
     return Comparison(
         title="Шанс попасть в ближнем бою (6-я и 7-я редакции: WS против WS)",

@@ -11,7 +11,9 @@ from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from rulekb.corpus.models import EDITIONS
+from rulekb.engine import limits
 from rulekb.kb import contracts
+from rulekb.webapp.views.calc import FIELDS
 
 __all__ = ["document", "schemas"]
 
@@ -54,8 +56,6 @@ def _errors(*codes: int) -> dict[str, Any]:
 
 def _calc_limits() -> tuple[str, dict[str, Any]]:
     """The engine's limits (engine/limits.py) as the calculator routes state them, and their 4xx/503 answers."""
-    from rulekb.engine import limits
-
     text = (
         f" Limits, checked before any work (a 400 names the field, the limit and why): dice of at most "
         f"{limits.DICE_COUNT_MAX} dice of at most {limits.DICE_SIDES_MAX} sides, a multiplier up to "
@@ -87,8 +87,6 @@ EDITION = {"type": "string", "enum": list(EDITIONS)}
 
 
 def _calc_parameters() -> list[dict[str, Any]]:
-    from rulekb.webapp.views.calc import FIELDS
-
     return [
         _query(f.name, f.help, {"type": "string" if f.kind in ("dice", "choice") else f.kind, **f.schema_extra()})
         for f in FIELDS

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, abort, render_template, url_for
+from flask import Blueprint, abort, redirect, render_template, url_for
 
 from rulekb.corpus.models import RuleNode
 from rulekb.webapp.data import Build
@@ -164,8 +164,6 @@ def rule(node_id: str) -> str:
 @bp.route("/cite/<source_id>/<int:line>")
 def line(source_id: str, line: int) -> Any:
     """The rule that holds line ``line`` of ``source_id`` (a citation as a link)."""
-    from flask import redirect
-
     build = current_build()
     node = build.leaf_at(source_id, line)
     if node is None:

@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 
 from rulekb.corpus.editions import chronological
 from rulekb.corpus.errors import QueryError
+from rulekb.kb.ask import answer as kb_answer
 from rulekb.kb.contracts.cite import citation_label
 from rulekb.kb.text.analysis import lemmas, tokens
 from rulekb.webapp.data import Build
@@ -74,10 +75,8 @@ def run_ask(build: Build, question: str, edition: str | None, limit: int, played
 
 
 def _answer(build: Build, question: str, edition: str | None, limit: int, played: str | None) -> dict[str, Any]:
-    from rulekb.kb.ask.answer import ask
-
     result: dict[str, Any] = dict(
-        ask(question, edition=edition, limit=limit, build_dir=build.path, played=played or DEFAULT_PLAYED)
+        kb_answer.ask(question, edition=edition, limit=limit, build_dir=build.path, played=played or DEFAULT_PLAYED)
     )
     faq = result.get("faq")
     if isinstance(faq, dict) and "citations" not in faq:
@@ -86,9 +85,7 @@ def _answer(build: Build, question: str, edition: str | None, limit: int, played
 
 
 def _faq_citations(build_dir: Path, entry_id: str) -> list[dict[str, Any]]:
-    from rulekb.kb.ask.answer import load_faq_entries
-
-    for entry in load_faq_entries(build_dir):
+    for entry in kb_answer.load_faq_entries(build_dir):
         if entry.id == entry_id:
             return [{"source": c.source, "lines": list(c.lines), "quotes": list(c.quotes)} for c in entry.citations]
     return []

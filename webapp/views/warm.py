@@ -24,6 +24,13 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from rulekb.corpus.errors import RulebaseError
+from rulekb.kb.ask.answer import ask
+from rulekb.kb.search.query import default_matcher
+from rulekb.kb.search.searcher import get_index, snippet
+from rulekb.webapp.views.common import current_build
+from rulekb.webapp.views.rules import term_context
+
 __all__ = [
     "WARM_QUESTIONS", "install", "warm", "warm_postings", "warm_questions", "warm_search", "warm_snippets", "warm_templates",
 ]
@@ -45,8 +52,6 @@ _LOCK = threading.Lock()
 def warm_snippets(build_dir: Path) -> int:
     """Analyse the text of every leaf of the search index once (``rulekb.kb.search.searcher.snippet`` caches each
     text's terms per process); the number of leaves."""
-    from rulekb.kb.search.searcher import get_index, snippet
-
     index = get_index(build_dir)
     for features in index.features.values():
         snippet(features, set())
@@ -56,8 +61,6 @@ def warm_snippets(build_dir: Path) -> int:
 def warm_postings(build_dir: Path, concepts: Any = ()) -> int:
     """Read the BM25 scores of every term of every field of the search index once (each is
     otherwise read from Whoosh on the first question using it); the number of terms."""
-    from rulekb.kb.search.searcher import get_index
-
     index = get_index(build_dir)
     count = 0
     for field, terms in index.field_terms.items():
@@ -83,9 +86,6 @@ def warm_questions(app: Flask, build_dir: Path) -> int:
     """Ask :data:`WARM_QUESTIONS` (``rulekb.kb.ask.answer``, not the page's answer cache), so the card's modules,
     expressions and tables are loaded before a player's question needs them; how many answered
     (a failure is logged: it only leaves that kind of question slower the first time)."""
-    from rulekb.kb.ask.answer import ask
-    from rulekb.kb.search.query import default_matcher
-
     default_matcher()  # the concept matcher the card reads rulings with, built once per process
     answered = 0
     for question in WARM_QUESTIONS:
@@ -102,8 +102,6 @@ def warm_search(app: Flask) -> dict[str, int]:
     """What a new question needs, filled before a worker serves (``webapp/gunicorn_conf.py`` calls
     this in ``post_worker_init``, in the worker's only thread: the index's reader is not shared with
     a request meanwhile). Returns how many postings, templates and questions were warmed."""
-    from rulekb.webapp.views.common import current_build
-
     with app.app_context():
         build = current_build()
         return {
@@ -120,8 +118,6 @@ def warm(app: Flask, build: Any) -> None:
     except Exception:  # a build without a search index, or any failure: only slower snippets
         app.logger.info("warming the search snippets skipped", exc_info=True)
     try:
-        from rulekb.webapp.views.rules import term_context
-
         with app.app_context(), app.test_request_context():
             term_context(build, "")
         _ = build.concepts, build.concept_nodes, build.examples, build.inconsistencies, build.concept_finder
@@ -134,8 +130,6 @@ def install(app: Flask) -> None:
     def _start_warming() -> None:
         if not current_app.config.get("WARM_UP"):
             return
-        from rulekb.corpus.errors import RulebaseError
-        from rulekb.webapp.views.common import current_build
 
         try:
             build = current_build()
