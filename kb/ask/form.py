@@ -50,7 +50,8 @@ _COMPARISON = re.compile(
 _NUMBER = re.compile(
     r"(сколько|скока|скоко|\bскок\b|на\s+какое\s+расстояни|какое\s+расстояни|на\s+сколько|какая\s+дальност|какой\s+радиус"
     r"|на\s+как\w+\s+дистанц|какая\s+дистанц|какой\s+(?:бросок|результат)|на\s+что\s+(?:кида|брос)"
-    r"|\bhow\s+(?:far|many|much|long|close)\b|\bwhat\s+(?:distance|range|roll)\b)",
+    r"|\bhow\s+(?:far|many|much|long|close|big|large)\b|\bwhat\s+(?:distance|range|roll|size)\b"
+    r"|\bwhat\s+(?:do|does|must|should)\s+\w+\s+(?:need\s+to\s+|have\s+to\s+)?roll\b)",
     re.IGNORECASE,
 )
 _YESNO_RU = re.compile(
@@ -85,6 +86,12 @@ _NAMING = re.compile(
 _IN_TRANSLATION = re.compile(r"(в\s+(?:этом\s+|русском\s+)?(?:переводе|тексте|книг\w*)|[A-Za-z]{3,})")
 
 
+def _asking_sentence(text: str) -> str:
+    """The last sentence of ``text`` that asks («?»): a situation is often told before the question."""
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
+    return next((x for x in reversed(sentences) if "?" in x), sentences[-1] if sentences else "")
+
+
 def question_form(question: str, compare: bool = False, editions: int = 0) -> str:
     """One of :data:`FORMS` for ``question``; ``compare`` when the query parser saw a comparison,
     ``editions`` how many editions it names (two or more: a comparison)."""
@@ -95,8 +102,8 @@ def question_form(question: str, compare: bool = False, editions: int = 0) -> st
         return "comparison"
     if _NUMBER.search(text):
         return "number"
-    if _YESNO_EN.search(text):
-        return "yesno"
+    if _YESNO_EN.search(text) or _YESNO_EN.search(_asking_sentence(text)):
+        return "yesno"  # "My tank is in engagement range. Can it still shoot?": the sentence that asks
     lowered = text.lower()
     if _YESNO_RU.search(lowered):
         wh = _WH_RU.search(lowered)

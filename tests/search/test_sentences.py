@@ -246,3 +246,43 @@ def test_a_number_question_gets_the_sentence_with_the_measure() -> None:
     # a lookup asks for no measure
     looked_up = choose([("a", "rule", [terrain]), ("b", "rule", [moves])], weights, set(), "lookup")
     assert looked_up is not None and "12\"" not in looked_up.text
+
+
+def test_an_english_question_s_predicate_is_read_through_the_english_vocabulary() -> None:
+    from rulekb.kb.text.verdicts import english_predicates
+    from rulekb.kb.text.vocabulary import load_english
+
+    english = tuple(load_english().items())
+    asked = english_predicates("My unit is locked in combat. Can it still shoot in my Shooting phase?", english)
+    assert "стрелять" in asked  # "shoot" as the verb the rulings print, not «стрельба»
+    assert "стрельба" not in asked and "мочь" not in asked
+    assert "видимый" in english_predicates("Does the charge target need to be visible?", english)
+    assert not english_predicates("Is it in close combat?", english)  # "close" of "close combat" asks nothing
+
+
+def test_an_english_yes_no_question_gets_its_verdict_from_the_russian_ruling() -> None:
+    from rulekb.kb.text.vocabulary import load_english
+
+    english = tuple(load_english().items())
+    question = "Can a unit locked in combat shoot?"
+    ruling = "Связанные боем модели могут наносить удары. Модели связанного подразделения не могут стрелять."
+    assert yes_no_lead(ruling, "en", {"связанный": 2.0}, question, english) == "No."
+    assert yes_no_lead(ruling, "en", {"связанный": 2.0}, question, None) != "No."  # without it: the first permission
+    assert yes_no_lead("Модели связанного подразделения могут стрелять.", "en", {"связанный": 2.0}, question,
+                       english) == "Yes."
+
+
+def test_a_question_word_standing_for_several_russian_words_counts_once() -> None:
+    from rulekb.kb.text.choice import carried
+
+    weights = {"рывок": 2.0, "зарядка": 3.0, "нападение": 2.0, "цель": 1.0}
+    groups = {"рывок": "charge", "зарядка": "charge", "нападение": "charge"}
+    lemmas = ["зарядка", "рывок", "нападение"]
+    assert carried(lemmas, weights) == 7.0
+    assert carried(lemmas, weights, groups) == 3.0  # one word of the question, by its weightiest term
+    assert carried([*lemmas, "цель"], weights, groups, covered=["рывок"]) == 1.0  # *charge* is covered already
+    three = sentence("Для зарядки рывок и нападение на врага разрешены в эту фазу игры.")
+    target = sentence("Цель рывка должна находиться в пределах 12 дюймов от отряда.")
+    choice = choose([("n", "rule", [three, target] + [sentence(f"Прочее {i} правило о фазе и её моделях.") for i in range(12)])],
+                    {**weights, "цель": 2.5}, set(), "lookup", groups)
+    assert choice is not None and choice.best.startswith("Цель рывка")
