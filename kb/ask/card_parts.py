@@ -15,6 +15,7 @@ from rulekb.kb.ask.card_english import (
     english_weights,
     number_lead,
 )
+from rulekb.kb.ask.form import second_form
 from rulekb.kb.faq.entries import DEFAULT_THRESHOLD
 from rulekb.kb.faq.gate import gate_entry
 from rulekb.kb.text.analysis import tokens
@@ -121,7 +122,7 @@ def ruling_part(
         cited = [n for n in index.faq_leaves.get(entry.id, []) if n in index.features]
         cited_ranked = sorted(cited, key=lambda n: top_ids.index(n) if n in top_ids else len(top_ids))
         candidates = [(n, index.features[n].kind, marked_sentences(marked, index.features[n])) for n in cited_ranked]
-        choice = choose(candidates, weights, numbers, form, groups)
+        choice = choose(candidates, weights, numbers, form, groups, second_form(question, form))
         answer = entry.answer_en if lang == "en" and entry.answer_en else entry.answer
         # the entry's own quotes are the words of the text that rule (checked against the lines at build)
         quotes = [q for c in entry.citations for q in c.quotes]
@@ -147,7 +148,7 @@ def ruling_part(
         return Part(edition, text, node.id if node else None, list(node.lines) if node else None, "faq", citations)
     extended = {h.node_id: with_list(index, marked, h.node_id) for h in hits[:3]}
     candidates = [(h.node_id, h.kind, extended[h.node_id][0]) for h in hits[:3]]
-    choice = choose(candidates, weights, numbers, form, groups)
+    choice = choose(candidates, weights, numbers, form, groups, second_form(question, form))
     if choice is None:
         return None
     node = index.features[choice.node_id]

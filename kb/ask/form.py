@@ -92,6 +92,23 @@ def _asking_sentence(text: str) -> str:
     return next((x for x in reversed(sentences) if "?" in x), sentences[-1] if sentences else "")
 
 
+#: A yes/no question joined to another one («… и можно ли …», "…, and can it …").
+_AND_YESNO = re.compile(r"(?:\b(?:и|а)\s+(?:можно|нельзя|может|могут|обязан\w*|должн\w*)\b|\bли\b"
+                        r"|\band\s+(?:can|could|does|do|is|are|must|may)\b)", re.IGNORECASE)
+#: A number asked beside a yes/no question ("… and is there a penalty?").
+_AND_NUMBER = re.compile(r"\b(?:penalty|modifier|штраф\w*|модификатор\w*)\b", re.IGNORECASE)
+
+
+def second_form(question: str, form: str) -> str | None:
+    """The other form a question asking two things asks: a number beside a yes/no question («Can it
+    still shoot, and is there a penalty?»), a yes/no beside a number («На сколько … и можно ли …?»)."""
+    if form == "yesno" and (_NUMBER.search(question) or _AND_NUMBER.search(question)):
+        return "number"
+    if form == "number" and _AND_YESNO.search(question):
+        return "yesno"
+    return None
+
+
 def question_form(question: str, compare: bool = False, editions: int = 0) -> str:
     """One of :data:`FORMS` for ``question``; ``compare`` when the query parser saw a comparison,
     ``editions`` how many editions it names (two or more: a comparison)."""

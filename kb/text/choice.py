@@ -88,12 +88,14 @@ def choose(
     numbers: set[str],
     form: str,
     groups: Mapping[str, str] | None = None,
+    also: str | None = None,
 ) -> Choice | None:
     """The best sentence(s) across ``candidates`` — ``(node_id, kind, sentences)`` in rank order.
 
     The best-scoring sentence leads; then, while the question has weighty words no chosen sentence
     carries, the sentence of the same passage that carries most of them is added (a question asking
-    two things gets both rulings), in text order. ``groups``: see :func:`carried`."""
+    two things gets both rulings), in text order. ``groups``: see :func:`carried`; ``also``: a second
+    form the question asks («на сколько … и можно ли …?»), whose sentence joins too."""
     top = max(weights.values(), default=1.0)
     best: tuple[float, int, int, list[float]] | None = None
     usable = [c for c in candidates[: len(RANK_DECAY)] if c[2]]
@@ -110,7 +112,7 @@ def choose(
         return None
     score, rank, i, scores = best
     node_id, _kind, sentences = usable[rank]
-    text = _expand(sentences, i, scores, form, weights, groups)
+    text = _expand(sentences, i, scores, form, weights, groups, also)
     # a question asking two things may find the second ruling in the next passage
     covered = {t for s in sentences if s.text in text for t in s.lemmas}
     total = carried(covered, weights, groups) or 1.0  # what the chosen text carries
@@ -155,7 +157,7 @@ MAX_STEPS = 6
 
 
 def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form: str,
-            weights: dict[str, float], groups: Mapping[str, str] | None = None) -> str:
+            weights: dict[str, float], groups: Mapping[str, str] | None = None, also: str | None = None) -> str:
     """The chosen sentence with what it needs: the whole passage when short, the list it announces,
     the steps of a procedure, the sentences carrying the question's other words."""
     ruling = [s for s in sentences if s.mark not in NON_RULING]
@@ -203,6 +205,8 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
         chosen.append(j)
         covered |= set(sentences[j].lemmas)
     chosen = _with_form(sentences, chosen, scores, form)
+    if also is not None:
+        chosen = _with_form(sentences, chosen, scores, also)
     chosen = _with_lists(sentences, chosen)
     text = " ".join(sentences[j].text for j in sorted(chosen))
     longest = MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT

@@ -85,3 +85,12 @@ def test_english_forms_read_the_sentence_that_asks_and_the_roll_asked_for() -> N
     assert question_form("How big is a Strike Force table?") == "number"
     assert question_form("What size are objective markers?") == "number"
     assert question_form("Do I need to roll to hit with a Torrent weapon?") == "yesno"
+
+
+def test_a_question_asking_two_things_names_its_second_form() -> None:
+    from rulekb.kb.ask.form import second_form
+
+    assert second_form("Can it still shoot in my Shooting phase, and is there a penalty?", "yesno") == "number"
+    assert second_form("На сколько дюймов консолидация и можно ли ею запрыгнуть в контакт?", "number") == "yesno"
+    assert second_form("Can it still shoot in my Shooting phase?", "yesno") is None
+    assert second_form("На сколько дюймов консолидация?", "number") is None

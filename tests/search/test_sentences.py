@@ -286,3 +286,14 @@ def test_a_question_word_standing_for_several_russian_words_counts_once() -> Non
     choice = choose([("n", "rule", [three, target] + [sentence(f"Прочее {i} правило о фазе и её моделях.") for i in range(12)])],
                     {**weights, "цель": 2.5}, set(), "lookup", groups)
     assert choice is not None and choice.best.startswith("Цель рывка")
+
+
+def test_a_second_form_brings_its_sentence_too() -> None:
+    permission = sentence("Транспортные средства могут стрелять, даже находясь в зоне поражения врага, по любой цели.")
+    penalty = sentence("Из броска на попадание такой атаки вычтите 1, если цель в зоне поражения.")
+    filler = [sentence(f"Прочее положение {i} о фазе стрельбы и о моделях, что в ней стреляют.") for i in range(12)]
+    weights = {t.text: 1.0 for t in tokens("транспортный стрелять зона поражение")}
+    alone = choose([("n", "rule", [permission, *filler, penalty])], weights, set(), "yesno")
+    both = choose([("n", "rule", [permission, *filler, penalty])], weights, set(), "yesno", also="number")
+    assert alone is not None and "вычтите 1" not in alone.text
+    assert both is not None and both.text.startswith("Транспортные") and "вычтите 1" in both.text
