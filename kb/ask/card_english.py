@@ -11,6 +11,8 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
+from statistics import median
+from typing import Any
 
 from rulekb.corpus.errors import RulebaseError
 from rulekb.kb.ask.card_terms import english_name
@@ -21,8 +23,8 @@ from rulekb.kb.search.searcher import get_index
 from rulekb.kb.text.analysis import lemmas, tokens
 from rulekb.kb.text.vocabulary import load_english
 
-__all__ = ["MAX_ENGLISH_NAMES", "RULING_INTRO", "english_line", "extend_english_line", "measures", "number_lead",
-           "ruling_concepts"]
+__all__ = ["MAX_ENGLISH_NAMES", "RULING_INTRO", "english_groups", "english_line", "english_weights", "extend_english_line", "measures",
+           "number_lead", "ruling_concepts"]
 
 
 _MEASURED = re.compile(
@@ -181,6 +183,59 @@ MAX_RULE_WORDS = 10
 
 #: At most this many English term names on an English card's lead line.
 MAX_ENGLISH_NAMES = 8
+
+
+def english_weights(index: Any, parsed: Any, weights: dict[str, float]) -> dict[str, float]:
+    """An English question's term weights for choosing the Russian sentence that rules.
+
+    The words only the question prints (English words the texts never use) carry nothing a Russian
+    sentence could match, but would set the scale the form's bonus is measured by: they are left out.
+    A concept named in English is searched by every printed rendering of it, and its rarest ones
+    (a mistranslation used once: «зарядка», «предъявление» for *charge*) would outweigh the rendering the
+    rules print throughout: each of a concept's rendering words weighs at most its renderings' median
+    (a rendering weighing by its most distinctive word), as one word the question typed would."""
+    printed = {t: w for t, w in weights.items() if t in index.vocabulary}
+    rendered = {t.text for t in parsed.terms if t.origin == "rendering"}
+    concepts = index.matcher.concepts
+    capped = dict(printed)
+    for concept_id in parsed.concepts:
+        concept = concepts.get(concept_id)
+        if concept is None:
+            continue
+        phrases = [[t.text for t in tokens(text) if t.text in printed and t.text in rendered]
+                   for text, origin, _source in concept.phrases if origin == "rendering"]
+        phrase_weights = sorted(max(printed[t] for t in terms) for terms in phrases if terms)
+        if not phrase_weights:
+            continue
+        cap = median(phrase_weights)
+        for terms in phrases:
+            for term in terms:
+                capped[term] = min(capped[term], cap)
+    return capped or weights
+
+
+def english_groups(index: Any, parsed: Any) -> dict[str, str]:
+    """Term → the English question word it stands for (see :func:`rulekb.kb.text.choice.carried`):
+    the Russian words a typed word was expanded to are one question word, and so are a concept's
+    one-word renderings (*charge*: «рывок», «нападение», «зарядка»); the words of a rendering of
+    several words («бросок на попадание») each count, as a Russian question typing it would."""
+    groups: dict[str, str] = {}
+    concepts = index.matcher.concepts
+    for word in parsed.words:
+        if len(word.alternatives) > 1:
+            key = f"concept:{word.concept}" if word.concept else f"word:{word.lemma}"
+            for term in word.alternatives:
+                groups.setdefault(term, key)
+    for concept_id in parsed.concepts:
+        concept = concepts.get(concept_id)
+        if concept is None:
+            continue
+        renderings = [[t.text for t in tokens(text)] for text, origin, _source in concept.phrases if origin == "rendering"]
+        in_phrases = {t for terms in renderings if len(terms) > 1 for t in terms}
+        for terms in renderings:
+            if len(terms) == 1 and terms[0] not in in_phrases:
+                groups.setdefault(terms[0], f"concept:{concept_id}")
+    return groups
 
 
 def ruling_concepts(build_dir: Path, ruling: str) -> list[str]:

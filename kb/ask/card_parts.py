@@ -8,7 +8,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulekb.kb.ask.card_english import english_line, number_lead
+from rulekb.kb.ask.card_english import (
+    build_english,
+    english_groups,
+    english_line,
+    english_weights,
+    number_lead,
+)
+from rulekb.kb.ask.form import second_form
 from rulekb.kb.faq.entries import DEFAULT_THRESHOLD
 from rulekb.kb.faq.gate import gate_entry
 from rulekb.kb.text.analysis import tokens
@@ -103,6 +110,11 @@ def ruling_part(
     weights: dict[str, float], numbers: set[str], form: str, lang: str, use_faq: bool, gates: list[Any],
     matches: Sequence[tuple[Any, float]] = (),
 ) -> Part | None:
+    groups = None
+    english = build_english(index.build_dir) if lang == "en" else None  # the verdict's English predicate
+    if lang == "en":  # the Russian words an English question stands for, weighed as one word each
+        weights = english_weights(index, parsed, weights)
+        groups = english_groups(index, parsed)
     top_ids = [h.node_id for h in hits]
     gate = faq_gate(index, question, edition, top_ids, gates, matches) if use_faq else None
     if gate is not None:
@@ -110,7 +122,7 @@ def ruling_part(
         cited = [n for n in index.faq_leaves.get(entry.id, []) if n in index.features]
         cited_ranked = sorted(cited, key=lambda n: top_ids.index(n) if n in top_ids else len(top_ids))
         candidates = [(n, index.features[n].kind, marked_sentences(marked, index.features[n])) for n in cited_ranked]
-        choice = choose(candidates, weights, numbers, form)
+        choice = choose(candidates, weights, numbers, form, groups, second_form(question, form))
         answer = entry.answer_en if lang == "en" and entry.answer_en else entry.answer
         # the entry's own quotes are the words of the text that rule (checked against the lines at build)
         quotes = [q for c in entry.citations for q in c.quotes]
@@ -119,7 +131,8 @@ def ruling_part(
             ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
         lead = None
         if form == "yesno" and not re.match(r"^(да|нет|yes|no)\b", answer.strip(), re.I):
-            lead = yes_no_lead(answer, lang, weights, question) or (yes_no_lead(ruling, lang, weights, question) if ruling else None)
+            lead = yes_no_lead(answer, lang, weights, question, english) or (
+                yes_no_lead(ruling, lang, weights, question, english) if ruling else None)
         if lang == "en" and not entry.answer_en:  # the English lead and terms above our Russian answer
             node = index.features.get(choice.node_id) if choice is not None else None
             concepts = [c for c in parsed.concepts if node is None or c in node.concepts or c in node.defines]
@@ -135,7 +148,7 @@ def ruling_part(
         return Part(edition, text, node.id if node else None, list(node.lines) if node else None, "faq", citations)
     extended = {h.node_id: with_list(index, marked, h.node_id) for h in hits[:3]}
     candidates = [(h.node_id, h.kind, extended[h.node_id][0]) for h in hits[:3]]
-    choice = choose(candidates, weights, numbers, form)
+    choice = choose(candidates, weights, numbers, form, groups, second_form(question, form))
     if choice is None:
         return None
     node = index.features[choice.node_id]
@@ -143,7 +156,7 @@ def ruling_part(
     following = extended[choice.node_id][1]
     if following is not None and any(s.text in choice.text for s in marked_sentences(marked, following)):
         lines = [lines[0], max(lines[1], following.lines[1])]  # the list it announced is quoted too
-    lead = yes_no_lead(choice.text, lang, weights, question) if form == "yesno" else None
+    lead = yes_no_lead(choice.text, lang, weights, question, english) if form == "yesno" else None
     if form == "yesno" and only_one_denies(question, choice.text):
         lead = "No." if lang == "en" else "Нет."  # «двух лидеров?» — «только один лидер»
     if form == "number" and lang != "en":

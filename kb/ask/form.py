@@ -50,7 +50,8 @@ _COMPARISON = re.compile(
 _NUMBER = re.compile(
     r"(сколько|скока|скоко|\bскок\b|на\s+какое\s+расстояни|какое\s+расстояни|на\s+сколько|какая\s+дальност|какой\s+радиус"
     r"|на\s+как\w+\s+дистанц|какая\s+дистанц|какой\s+(?:бросок|результат)|на\s+что\s+(?:кида|брос)"
-    r"|\bhow\s+(?:far|many|much|long|close)\b|\bwhat\s+(?:distance|range|roll)\b)",
+    r"|\bhow\s+(?:far|many|much|long|close|big|large)\b|\bwhat\s+(?:distance|range|roll|size)\b"
+    r"|\bwhat\s+(?:do|does|must|should)\s+\w+\s+(?:need\s+to\s+|have\s+to\s+)?roll\b)",
     re.IGNORECASE,
 )
 _YESNO_RU = re.compile(
@@ -85,6 +86,29 @@ _NAMING = re.compile(
 _IN_TRANSLATION = re.compile(r"(в\s+(?:этом\s+|русском\s+)?(?:переводе|тексте|книг\w*)|[A-Za-z]{3,})")
 
 
+def _asking_sentence(text: str) -> str:
+    """The last sentence of ``text`` that asks («?»): a situation is often told before the question."""
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
+    return next((x for x in reversed(sentences) if "?" in x), sentences[-1] if sentences else "")
+
+
+#: A yes/no question joined to another one («… и можно ли …», "…, and can it …").
+_AND_YESNO = re.compile(r"(?:\b(?:и|а)\s+(?:можно|нельзя|может|могут|обязан\w*|должн\w*)\b|\bли\b"
+                        r"|\band\s+(?:can|could|does|do|is|are|must|may)\b)", re.IGNORECASE)
+#: A number asked beside a yes/no question ("… and is there a penalty?").
+_AND_NUMBER = re.compile(r"\b(?:penalty|modifier|штраф\w*|модификатор\w*)\b", re.IGNORECASE)
+
+
+def second_form(question: str, form: str) -> str | None:
+    """The other form a question asking two things asks: a number beside a yes/no question («Can it
+    still shoot, and is there a penalty?»), a yes/no beside a number («На сколько … и можно ли …?»)."""
+    if form == "yesno" and (_NUMBER.search(question) or _AND_NUMBER.search(question)):
+        return "number"
+    if form == "number" and _AND_YESNO.search(question):
+        return "yesno"
+    return None
+
+
 def question_form(question: str, compare: bool = False, editions: int = 0) -> str:
     """One of :data:`FORMS` for ``question``; ``compare`` when the query parser saw a comparison,
     ``editions`` how many editions it names (two or more: a comparison)."""
@@ -95,8 +119,8 @@ def question_form(question: str, compare: bool = False, editions: int = 0) -> st
         return "comparison"
     if _NUMBER.search(text):
         return "number"
-    if _YESNO_EN.search(text):
-        return "yesno"
+    if _YESNO_EN.search(text) or _YESNO_EN.search(_asking_sentence(text)):
+        return "yesno"  # "My tank is in engagement range. Can it still shoot?": the sentence that asks
     lowered = text.lower()
     if _YESNO_RU.search(lowered):
         wh = _WH_RU.search(lowered)

@@ -5,12 +5,12 @@ ordered steps for a procedure, the list a passage announces; a short passage is 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
 
-__all__ = ["MAX_TEXT", "SHORT_PASSAGE", "Choice", "choose"]
+__all__ = ["MAX_TEXT", "SHORT_PASSAGE", "Choice", "carried", "choose"]
 
 _PERMISSION = re.compile(
     r"\b(можно|нельзя|может|могут|можете|мож[её]т|не\s+мо\w+|должн\w*|обязан\w*|разреша\w*|запрещ\w*|считается|считаются"
@@ -45,9 +45,29 @@ class Choice:
     """The best-scoring sentence itself (a yes/no lead is read off it)."""
 
 
-def _score(sentence: Sentence, weights: dict[str, float], numbers: set[str], form: str, top: float) -> float:
+def carried(lemmas: Iterable[str], weights: dict[str, float], groups: Mapping[str, str] | None = None,
+            covered: Iterable[str] = ()) -> float:
+    """The question's weight a sentence's ``lemmas`` carry that ``covered`` does not. With ``groups``
+    (term → the question word it stands for: an English word's Russian renderings), a question word
+    counts once, by the weightiest of its terms the sentence carries (a sentence printing three
+    renderings of *charge* answers one word of the question, not three)."""
+    seen = set(lemmas)
+    done = set(covered)
+    if not groups:
+        return sum(w for t, w in weights.items() if t in seen and t not in done)
+    done_groups = {groups.get(t, t) for t in done if t in weights}
+    best: dict[str, float] = {}
+    for t, w in weights.items():
+        group = groups.get(t, t)
+        if t in seen and group not in done_groups and w > best.get(group, 0.0):
+            best[group] = w
+    return sum(best.values())
+
+
+def _score(sentence: Sentence, weights: dict[str, float], numbers: set[str], form: str, top: float,
+           groups: Mapping[str, str] | None = None) -> float:
     seen = set(sentence.lemmas)
-    score = sum(w for t, w in weights.items() if t in seen)
+    score = carried(seen, weights, groups)
     score += sum(0.5 * weights.get(n, top * 0.5) for n in numbers if n in seen)
     # a comparison asks how the mechanic's measures differ: its numbers and dice fit it as they fit a number
     fits = (form == "yesno" and _PERMISSION.search(sentence.text)) or (
@@ -67,19 +87,22 @@ def choose(
     weights: dict[str, float],
     numbers: set[str],
     form: str,
+    groups: Mapping[str, str] | None = None,
+    also: str | None = None,
 ) -> Choice | None:
     """The best sentence(s) across ``candidates`` — ``(node_id, kind, sentences)`` in rank order.
 
     The best-scoring sentence leads; then, while the question has weighty words no chosen sentence
     carries, the sentence of the same passage that carries most of them is added (a question asking
-    two things gets both rulings), in text order."""
+    two things gets both rulings), in text order. ``groups``: see :func:`carried`; ``also``: a second
+    form the question asks («на сколько … и можно ли …?»), whose sentence joins too."""
     top = max(weights.values(), default=1.0)
     best: tuple[float, int, int, list[float]] | None = None
     usable = [c for c in candidates[: len(RANK_DECAY)] if c[2]]
     for rank, (_node_id, kind, sentences) in enumerate(usable):
         decay = RANK_DECAY[rank]
         kind_factor = 1.08 if kind == "summary" else 1.0
-        scores = [_score(s, weights, numbers, form, top) * decay * kind_factor for s in sentences]
+        scores = [_score(s, weights, numbers, form, top, groups) * decay * kind_factor for s in sentences]
         if sentences[-1].text.rstrip().endswith(":"):
             scores[-1] *= ANNOUNCES_NOTHING  # it announces what the passage does not print
         i = max(range(len(sentences)), key=lambda k: (scores[k], -k))
@@ -89,10 +112,10 @@ def choose(
         return None
     score, rank, i, scores = best
     node_id, _kind, sentences = usable[rank]
-    text = _expand(sentences, i, scores, form, weights)
+    text = _expand(sentences, i, scores, form, weights, groups, also)
     # a question asking two things may find the second ruling in the next passage
     covered = {t for s in sentences if s.text in text for t in s.lemmas}
-    total = sum(w for t, w in weights.items() if t in covered) or 1.0  # what the chosen text carries
+    total = carried(covered, weights, groups) or 1.0  # what the chosen text carries
     extra: tuple[float, str] | None = None
     for other_rank, (_other, _k, other_sentences) in enumerate(usable):
         if other_rank == rank:
@@ -100,14 +123,14 @@ def choose(
         for s in other_sentences:
             if s.mark in NON_RULING:
                 continue
-            gain = sum(w for t, w in weights.items() if t in s.lemmas and t not in covered) * RANK_DECAY[other_rank]
+            gain = carried(s.lemmas, weights, groups, covered) * RANK_DECAY[other_rank]
             if gain >= OTHER_PASSAGE_GAIN * total and (extra is None or gain > extra[0]):
                 extra = (gain, s.text)
     if extra is not None and len(text) + len(extra[1]) <= MAX_TEXT * 3 // 2:
         text = f"{text} {extra[1]}"
     if form in ("number", "yesno") and not _fits(text, form):
         # the measure or the permission asked may be printed by the next passage («…на 12"»)
-        fitting = [(_score(s, weights, numbers, form, top) * RANK_DECAY[r], s.text)
+        fitting = [(_score(s, weights, numbers, form, top, groups) * RANK_DECAY[r], s.text)
                    for r, (_other, _k, other_sentences) in enumerate(usable) if r != rank
                    for s in other_sentences if s.mark not in NON_RULING and _fits(s.text, form)
                    and any(t in s.lemmas for t in weights)]
@@ -134,7 +157,7 @@ MAX_STEPS = 6
 
 
 def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form: str,
-            weights: dict[str, float]) -> str:
+            weights: dict[str, float], groups: Mapping[str, str] | None = None, also: str | None = None) -> str:
     """The chosen sentence with what it needs: the whole passage when short, the list it announces,
     the steps of a procedure, the sentences carrying the question's other words."""
     ruling = [s for s in sentences if s.mark not in NON_RULING]
@@ -167,10 +190,10 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
             continue
         break
     covered = set().union(*(sentences[j].lemmas for j in chosen))
-    total = sum(w for t, w in weights.items() if t in sentences[i].lemmas) or 1.0  # what the best carries
+    total = carried(sentences[i].lemmas, weights, groups) or 1.0  # what the best carries
     while len(chosen) - extra < MAX_SENTENCES:
         gains = [
-            (sum(w for t, w in weights.items() if t in s.lemmas and t not in covered), j)
+            (carried(s.lemmas, weights, groups, covered), j)
             for j, s in enumerate(sentences)
             if j not in chosen and s.mark not in NON_RULING
         ]
@@ -182,6 +205,8 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
         chosen.append(j)
         covered |= set(sentences[j].lemmas)
     chosen = _with_form(sentences, chosen, scores, form)
+    if also is not None:
+        chosen = _with_form(sentences, chosen, scores, also)
     chosen = _with_lists(sentences, chosen)
     text = " ".join(sentences[j].text for j in sorted(chosen))
     longest = MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT

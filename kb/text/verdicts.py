@@ -8,9 +8,9 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from rulekb.kb.text.analysis import lemma
+from rulekb.kb.text.analysis import lemma, tokens
 
-__all__ = ["main_clauses", "only_one_denies", "predicate_verdict", "question_conditions", "question_predicates",
+__all__ = ["english_predicates", "main_clauses", "only_one_denies", "predicate_verdict", "question_conditions", "question_predicates",
            "yes_no_lead"]
 
 _NEGATIVE = re.compile(
@@ -146,6 +146,55 @@ def _predicates(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+#: Words of an English yes/no question that ask (modals, auxiliaries), not what is asked.
+_ENGLISH_MODALS = frozenset({"can", "could", "may", "might", "must", "need", "needs", "have", "has", "do", "does", "did",
+                             "is", "are", "was", "be", "been", "get", "gets", "allowed", "able", "still", "should",
+                             "will", "would", "let", "lets", "really", "actually", "also", "ever"})
+_ENGLISH_ADJECTIVE = re.compile(r"(?:ible|able|ed|en|ive)$")
+#: Parts of speech of a Russian predicate (see :func:`question_predicates`).
+_PREDICATE_POS = ("VERB", "INFN", "ADJF", "ADJS", "PRTF", "PRTS")
+
+
+#: The English vocabulary a build ships: English word → the Russian words of the texts, as printed
+#: (``kb/data/english.toml``; :attr:`rulekb.kb.text.vocabulary.Vocabulary.english`).
+EnglishVocabulary = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+@lru_cache(maxsize=4)
+def _english_predicate_table(english: EnglishVocabulary) -> dict[str, tuple[str, ...]]:
+    """English token → the lemmas of the verbs and adjectives among its Russian words ("shoot" →
+    «стрелять», not «стрельба»; "visible" → «видимый»), read off the words as printed."""
+    table: dict[str, list[str]] = {}
+    for word, russian in english:
+        keys = [t.text for t in tokens(word)]
+        if len(keys) != 1:
+            continue
+        # an adjective only for an English adjective or participle ("visible", "locked"): "close" of
+        # "close combat" is no predicate («ближний»)
+        kept = _PREDICATE_POS if _ENGLISH_ADJECTIVE.search(word) else ("VERB", "INFN")
+        for ru in russian:
+            if ru.isalpha() and " " not in ru and _pos(ru) in kept:
+                table.setdefault(keys[0], []).append(lemma(ru))
+    return {key: tuple(dict.fromkeys(values)) for key, values in table.items()}
+
+
+def english_predicates(question: str, english: EnglishVocabulary) -> tuple[str, ...]:
+    """What an English yes/no question asks about, as the lemmas of the Russian words a ruling prints:
+    the words of its asking sentence, outside its conditions ("if …", "when …") and modals, read
+    through the English vocabulary the build ships, keeping the verbs and adjectives they stand for
+    ("shoot" → «стрелять», "visible" → «видимый»; "phase" names no predicate)."""
+    text = re.sub(r'"[^"]*"|«[^»]*»|\([^)]*\)', " ", question.lower())
+    asked = [x for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
+    asking = next((x for x in reversed(asked) if "?" in x), asked[-1] if asked else "")
+    asking = re.split(r"\b(?:if|when|while|after|before|unless)\b", asking)[0] or asking
+    table = _english_predicate_table(english)
+    out: list[str] = []
+    for word in re.findall(r"[a-z]+", asking):
+        if word not in _ENGLISH_MODALS:
+            out.extend(r for token in tokens(word) for r in table.get(token.text, ()))
+    return tuple(dict.fromkeys(out))
+
+
 def _same_word(token: str, predicate: str) -> float:
     """1 for the predicate's lemma, 0.5 for a word of its stem («залегать» for «залечь»), else 0."""
     if token == predicate:
@@ -202,17 +251,19 @@ def predicate_verdict(ruling: str, predicates: Sequence[str]) -> tuple[str, str]
 
 
 def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None = None,
-                question: str | None = None) -> str | None:
+                question: str | None = None, english: EnglishVocabulary | None = None) -> str | None:
     """«Да», «Нет» or «Да, если …» read off a ruling; ``None`` when no sentence permits or forbids.
 
     Without ``weights`` the first sentence that permits or forbids decides. With the question's term
     ``weights`` the sentence that carries most of the question's words decides (a ruling often
     permits something else first: «могут стрелять … Монстры никогда не залегают»), and a negated
-    verb there («не бросают») counts as a denial."""
-    if question and lang != "en":
-        verdict = predicate_verdict(ruling, question_predicates(question))
+    verb there («не бросают») counts as a denial. An English question (``lang="en"``) is read through
+    ``english``, the build's English vocabulary (:func:`english_predicates`), against the Russian ruling."""
+    if question and (lang != "en" or english):
+        predicates = question_predicates(question) if lang != "en" else english_predicates(question, english or ())
+        verdict = predicate_verdict(ruling, predicates)
         if verdict is not None and verdict[0] == "no":
-            return "Нет."  # the ruling denies what was asked («Монстры никогда не залегают»)
+            return "No." if lang == "en" else "Нет."  # the ruling denies what was asked («Монстры никогда не залегают»)
     sentences = [s for s in re.split(r"(?<=[.!?;:])\s+|\s+(?=•)", ruling) if s.strip()]
     order = list(range(len(sentences)))
     if weights:

@@ -12,6 +12,7 @@ import pytest
 
 from rulekb.kb.ask.answer import ask
 from rulekb.kb.ask.labels import question_lang
+from rulekb.kb.text.analysis import tokens
 
 KINDS = {"ruling", "terminology", "comparison", "none"}
 SOURCES = {"faq", "text", "termbase", "engine", None}
@@ -406,3 +407,24 @@ def test_a_concept_named_in_transliteration_counts_by_its_renderings_not_its_fal
     # a concept named in the texts' own words keeps them
     plain = index.parse("как проходит проверка боевого шока", None)
     assert {"боевой", "шок"} <= set(_weights(index, plain))
+
+
+def test_an_english_question_s_russian_words_weigh_as_the_words_it_typed(built: Path) -> None:
+    from rulekb.kb.ask.card import _weights
+    from rulekb.kb.ask.card_english import english_groups, english_weights
+    from rulekb.kb.search.searcher import get_index
+
+    index = get_index(built)
+    parsed = index.parse("does the charge target need to be visible to the charging unit?")
+    raw = _weights(index, parsed)
+    weights = english_weights(index, parsed, raw)
+    assert weights and all(t in index.vocabulary for t in weights)  # words the texts never print are left out
+    assert set(raw) - set(weights)  # "need", "unit" … the question's English words
+    groups = english_groups(index, parsed)
+    charge = index.matcher.concepts["charge"]
+    one_word = [t.text for text, origin, _ in charge.phrases if origin == "rendering"
+                for t in tokens(text) if len(list(tokens(text))) == 1]
+    keys = {groups[t] for t in one_word if t in groups}
+    assert len(keys) == 1  # every one-word rendering of *charge* is one word of the question
+    rendered = [weights[t] for t in one_word if t in weights]
+    assert max(rendered) < max(raw[t] for t in one_word if t in raw)  # the rarest rendering no longer leads

@@ -75,3 +75,22 @@ def test_older_books_own_wording_implies_their_edition(built: Path) -> None:
     assert vocabulary_editions(["что", *older, "делать"], vocabulary) == sorted(vocabulary[older], key=["6", "7", "kt"].index)
     ten = next(key for key, eds in vocabulary.items() if eds == frozenset({"10"}))
     assert vocabulary_editions(list(ten), vocabulary) == []  # the 10th leads unmarked questions anyway
+
+
+def test_english_forms_read_the_sentence_that_asks_and_the_roll_asked_for() -> None:
+    from rulekb.kb.ask.form import question_form
+
+    assert question_form("My tank is in engagement range of an enemy unit. Can it still shoot?") == "yesno"
+    assert question_form("In close combat, what do I need to roll to hit?") == "number"
+    assert question_form("How big is a Strike Force table?") == "number"
+    assert question_form("What size are objective markers?") == "number"
+    assert question_form("Do I need to roll to hit with a Torrent weapon?") == "yesno"
+
+
+def test_a_question_asking_two_things_names_its_second_form() -> None:
+    from rulekb.kb.ask.form import second_form
+
+    assert second_form("Can it still shoot in my Shooting phase, and is there a penalty?", "yesno") == "number"
+    assert second_form("На сколько дюймов консолидация и можно ли ею запрыгнуть в контакт?", "number") == "yesno"
+    assert second_form("Can it still shoot in my Shooting phase?", "yesno") is None
+    assert second_form("На сколько дюймов консолидация?", "number") is None

@@ -246,3 +246,54 @@ def test_a_number_question_gets_the_sentence_with_the_measure() -> None:
     # a lookup asks for no measure
     looked_up = choose([("a", "rule", [terrain]), ("b", "rule", [moves])], weights, set(), "lookup")
     assert looked_up is not None and "12\"" not in looked_up.text
+
+
+def test_an_english_question_s_predicate_is_read_through_the_english_vocabulary() -> None:
+    from rulekb.kb.text.verdicts import english_predicates
+    from rulekb.kb.text.vocabulary import load_english
+
+    english = tuple(load_english().items())
+    asked = english_predicates("My unit is locked in combat. Can it still shoot in my Shooting phase?", english)
+    assert "стрелять" in asked  # "shoot" as the verb the rulings print, not «стрельба»
+    assert "стрельба" not in asked and "мочь" not in asked
+    assert "видимый" in english_predicates("Does the charge target need to be visible?", english)
+    assert not english_predicates("Is it in close combat?", english)  # "close" of "close combat" asks nothing
+
+
+def test_an_english_yes_no_question_gets_its_verdict_from_the_russian_ruling() -> None:
+    from rulekb.kb.text.vocabulary import load_english
+
+    english = tuple(load_english().items())
+    question = "Can a unit locked in combat shoot?"
+    ruling = "Связанные боем модели могут наносить удары. Модели связанного подразделения не могут стрелять."
+    assert yes_no_lead(ruling, "en", {"связанный": 2.0}, question, english) == "No."
+    assert yes_no_lead(ruling, "en", {"связанный": 2.0}, question, None) != "No."  # without it: the first permission
+    assert yes_no_lead("Модели связанного подразделения могут стрелять.", "en", {"связанный": 2.0}, question,
+                       english) == "Yes."
+
+
+def test_a_question_word_standing_for_several_russian_words_counts_once() -> None:
+    from rulekb.kb.text.choice import carried
+
+    weights = {"рывок": 2.0, "зарядка": 3.0, "нападение": 2.0, "цель": 1.0}
+    groups = {"рывок": "charge", "зарядка": "charge", "нападение": "charge"}
+    lemmas = ["зарядка", "рывок", "нападение"]
+    assert carried(lemmas, weights) == 7.0
+    assert carried(lemmas, weights, groups) == 3.0  # one word of the question, by its weightiest term
+    assert carried([*lemmas, "цель"], weights, groups, covered=["рывок"]) == 1.0  # *charge* is covered already
+    three = sentence("Для зарядки рывок и нападение на врага разрешены в эту фазу игры.")
+    target = sentence("Цель рывка должна находиться в пределах 12 дюймов от отряда.")
+    choice = choose([("n", "rule", [three, target] + [sentence(f"Прочее {i} правило о фазе и её моделях.") for i in range(12)])],
+                    {**weights, "цель": 2.5}, set(), "lookup", groups)
+    assert choice is not None and choice.best.startswith("Цель рывка")
+
+
+def test_a_second_form_brings_its_sentence_too() -> None:
+    permission = sentence("Транспортные средства могут стрелять, даже находясь в зоне поражения врага, по любой цели.")
+    penalty = sentence("Из броска на попадание такой атаки вычтите 1, если цель в зоне поражения.")
+    filler = [sentence(f"Прочее положение {i} о фазе стрельбы и о моделях, что в ней стреляют.") for i in range(12)]
+    weights = {t.text: 1.0 for t in tokens("транспортный стрелять зона поражение")}
+    alone = choose([("n", "rule", [permission, *filler, penalty])], weights, set(), "yesno")
+    both = choose([("n", "rule", [permission, *filler, penalty])], weights, set(), "yesno", also="number")
+    assert alone is not None and "вычтите 1" not in alone.text
+    assert both is not None and both.text.startswith("Транспортные") and "вычтите 1" in both.text
