@@ -46,6 +46,7 @@ from rulekb.kb.search.query_text import (
     expand_contractions,
     is_comparison,
     strip_edition_words,
+    term_edition_names,
 )
 from rulekb.kb.search.readings import (
     READING_MIN_SCORE,
@@ -161,9 +162,8 @@ def parse_query(
     cleaned = clean_query(question)
     parsed = ParsedQuery(text=question, cleaned=cleaned, explicit_edition=edition)
     _read_editions(parsed, cleaned, edition)
-    body = expand_contractions(strip_edition_words(cleaned))
     matcher = matcher if matcher is not None else default_matcher()
-    terms, matches = _match_concepts(body, matcher, vocabulary)
+    terms, matches = _search_terms(parsed, cleaned, matcher, vocabulary)
     weighted: dict[str, QueryTerm] = {}
     covered, slang = _name_concepts(parsed, weighted, matcher, terms, matches)
     reader = _WordReader(parsed, weighted, matcher, speller, vocabulary, variants, synonyms)
@@ -172,6 +172,37 @@ def parse_query(
     _apply_paraphrases(parsed, weighted, matcher, synonyms)
     parsed.terms = list(weighted.values())
     return parsed
+
+
+#: A question naming an edition by a name its texts print («Kill Team») searches that name only when
+#: it has fewer content words than this besides it: «Что такое Kill Team?» is about the game; in «What does
+#: Non-Flammable do in Kill Team?» the name says where, and as a concept it would rank the
+#: book's introductions (every passage defining «Kill Team») above the rule asked.
+MIN_WORDS_WITHOUT_NAME = 1
+
+
+def _search_terms(
+    parsed: ParsedQuery, cleaned: str, matcher: ConceptMatcher, vocabulary: frozenset[str] | set[str] | None
+) -> tuple[list[Term], list[ConceptMatch]]:
+    """The question's terms to search and the concepts they name: without the words naming an
+    edition; a name that is also a term («Kill Team») goes too when the question has other words
+    (:data:`MIN_WORDS_WITHOUT_NAME`) and the name is not part of another concept's name («Kill Team
+    missions»)."""
+    body = expand_contractions(strip_edition_words(cleaned))
+    terms, matches = _match_concepts(body, matcher, vocabulary)
+    names = term_edition_names(cleaned) if parsed.editions else []
+    if not names:
+        return terms, matches
+    bare = expand_contractions(strip_edition_words(cleaned, keep_terms=False))
+    content = [t for t in tokens(bare) if t.text not in LIGHT_WORDS and not _is_number(t.text)]
+    if len(content) < MIN_WORDS_WITHOUT_NAME:
+        return terms, matches
+    name_concepts = {m.concept for name in names for m in matcher.match_terms(list(tokens(name)), query=True, raw=name)}
+    bare_terms, bare_matches = _match_concepts(bare, matcher, vocabulary)
+    kept = {m.concept for m in bare_matches} | name_concepts
+    if any(m.concept not in kept for m in matches):
+        return terms, matches  # «Kill Team missions»: the name is part of a concept's name
+    return bare_terms, bare_matches
 
 
 def _read_editions(parsed: ParsedQuery, cleaned: str, edition: str | None) -> None:
