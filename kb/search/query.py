@@ -45,6 +45,7 @@ from rulekb.kb.search.query_text import (
     NEWEST_EDITION,
     clean_query,
     detect_editions,
+    expand_contractions,
     is_comparison,
 )
 from rulekb.kb.search.readings import (
@@ -95,6 +96,7 @@ __all__ = [
     "clean_query",
     "default_matcher",
     "detect_editions",
+    "expand_contractions",
     "is_comparison",
     "load_concepts",
     "load_english",
