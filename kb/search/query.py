@@ -36,6 +36,8 @@ from rulekb.corpus.morph import is_known
 from rulekb.corpus.reader import find_source
 from rulekb.kb.search.concepts import default_matcher, load_concepts
 from rulekb.kb.search.parsed import ParsedQuery, QueryTerm, QueryWord
+from rulekb.kb.search.query_terms import is_number as _is_number
+from rulekb.kb.search.query_terms import search_terms as _search_terms
 from rulekb.kb.search.query_text import (
     EDITION_CODES,
     MAX_QUERY_CHARS,
@@ -45,7 +47,6 @@ from rulekb.kb.search.query_text import (
     detect_editions,
     expand_contractions,
     is_comparison,
-    strip_edition_words,
 )
 from rulekb.kb.search.readings import (
     READING_MIN_SCORE,
@@ -95,6 +96,7 @@ __all__ = [
     "clean_query",
     "default_matcher",
     "detect_editions",
+    "expand_contractions",
     "is_comparison",
     "load_concepts",
     "load_english",
@@ -161,9 +163,8 @@ def parse_query(
     cleaned = clean_query(question)
     parsed = ParsedQuery(text=question, cleaned=cleaned, explicit_edition=edition)
     _read_editions(parsed, cleaned, edition)
-    body = expand_contractions(strip_edition_words(cleaned))
     matcher = matcher if matcher is not None else default_matcher()
-    terms, matches = _match_concepts(body, matcher, vocabulary)
+    terms, matches = _search_terms(parsed, cleaned, matcher, vocabulary)
     weighted: dict[str, QueryTerm] = {}
     covered, slang = _name_concepts(parsed, weighted, matcher, terms, matches)
     reader = _WordReader(parsed, weighted, matcher, speller, vocabulary, variants, synonyms)
@@ -181,35 +182,6 @@ def _read_editions(parsed: ParsedQuery, cleaned: str, edition: str | None) -> No
         parsed.compare = True
         if len(parsed.editions) == 1:  # «с 6-й редакции»: from that edition to the newest, or back
             parsed.editions.append(NEWEST_EDITION if parsed.editions[0] != NEWEST_EDITION else "6")
-
-
-def _match_concepts(
-    body: str, matcher: ConceptMatcher, vocabulary: frozenset[str] | set[str] | None
-) -> tuple[list[Term], list[ConceptMatch]]:
-    """The question's terms and the concepts they name.
-
-    «анти-техника», «супер-спас»: a hyphenated word neither the texts nor the termbase know is read
-    as its parts (only with a ``vocabulary`` to tell known words)."""
-    terms = list(tokens(body))
-    matches = matcher.match_terms(terms, query=True, raw=body)
-    if vocabulary is None or not any("-" in t.original for t in terms):
-        return terms, matches
-    named = {i for m in matches for i in range(m.start, m.end)}
-    split = [
-        t for t in terms
-        if "-" in t.original and t.position not in named and t.text not in vocabulary
-        and not matcher.fuzzy(t.original, edits=False)
-    ]
-    if not split:
-        return terms, matches
-    chars = list(body)
-    for t in split:
-        for offset in range(t.start, t.end):
-            if chars[offset] == "-":
-                chars[offset] = " "
-    body = "".join(chars)
-    terms = list(tokens(body))
-    return terms, matcher.match_terms(terms, query=True, raw=body)
 
 
 def _name_concepts(
@@ -242,10 +214,6 @@ def _name_concepts(
         if match.origin != "rendering":
             _add_renderings(weighted, matcher, match.concept, parsed.editions)
     return covered, slang
-
-
-def _is_number(text: str) -> bool:
-    return text[0].isdigit() or text[0] in "+-" or (text[0] == "d" and text[1:2].isdigit())
 
 
 class _WordReader:

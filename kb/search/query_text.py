@@ -142,16 +142,24 @@ def detect_editions(text: str) -> list[str]:
     return [edition for _, edition in found]
 
 
+def term_edition_names(text: str) -> list[str]:
+    """The words of ``text`` naming an edition whose name is also a term of its texts («Kill Team»)."""
+    folded = fold(text)
+    return [match.group(0) for edition, pattern in _EDITION_RE.items() if by_id()[edition].mention_is_term
+            for match in pattern.finditer(folded)]
+
+
 _EDITION_WORD_AFTER = re.compile(r"\s*" + _EDITION_WORD + r"\.?", re.IGNORECASE)
 
 
-def strip_edition_words(text: str) -> str:
-    """The text without the words that name an edition (they are not about the rule)."""
+def strip_edition_words(text: str, *, keep_terms: bool = True) -> str:
+    """The text without the words that name an edition (they are not about the rule).
+
+    ``keep_terms``: an edition whose name is also a term of its texts («Kill Team») keeps its words."""
     folded = fold(text)
     spans: list[tuple[int, int]] = []
-    # «Kill Team» is printed in the Kill Team text and names a concept: it stays searchable
     for edition, pattern in _EDITION_RE.items():
-        if by_id()[edition].mention_is_term:
+        if keep_terms and by_id()[edition].mention_is_term:
             continue
         for match in pattern.finditer(folded):
             if _is_die_face(match, folded):

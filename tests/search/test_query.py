@@ -322,3 +322,16 @@ def test_every_spelling_of_an_alias_is_slang_even_when_its_lemma_is_taken() -> N
     entry = ConceptEntry("mortal-wounds", "Mortal Wounds", (("морталы", "alias", ""), ("мортал", "alias", "")))
     matcher = ConceptMatcher([entry])
     assert matcher.fuzzy("морталок", edits=False) == {"mortal-wounds"}
+
+
+def test_a_book_name_that_is_a_term_says_where_when_the_question_has_other_words() -> None:
+    """«Kill Team» names the book and a concept of its texts: with other words it only says where
+    (as a concept it would rank the book's introductions first); alone, or inside a longer concept's
+    name («Kill Team missions»), it is searched."""
+    where = parse_query("Что даёт правило Огнеупорный в КТ?")
+    assert where.editions == ["kt"] and "kill-team" not in where.concepts
+    assert not {"кт", "kill", "team"} & {t.text for t in where.terms}
+    assert "non-flammable" in where.concepts
+    alone = parse_query("Что такое Kill Team?")
+    assert alone.editions == ["kt"] and "kill-team" in alone.concepts
+    assert "kill-team-mission" in parse_query("Kill Team missions").concepts

@@ -1,0 +1,76 @@
+"""The question's words to search and the concepts they name (:func:`search_terms`), the words naming
+an edition taken out first."""
+
+from __future__ import annotations
+
+from rulekb.kb.search.parsed import ParsedQuery
+from rulekb.kb.search.query_text import expand_contractions, strip_edition_words, term_edition_names
+from rulekb.kb.text.analysis import Term, tokens
+from rulekb.kb.text.concepts import ConceptMatch, ConceptMatcher
+from rulekb.kb.text.vocabulary import LIGHT_WORDS
+
+__all__ = ["MIN_WORDS_WITHOUT_NAME", "is_number", "match_concepts", "search_terms"]
+
+
+#: A question naming an edition by a name its texts print («Kill Team») searches that name only when
+#: it has fewer content words than this besides it: «Что такое Kill Team?» is about the game; in «What does
+#: Non-Flammable do in Kill Team?» the name says where, and as a concept it would rank the
+#: book's introductions (every passage defining «Kill Team») above the rule asked.
+MIN_WORDS_WITHOUT_NAME = 1
+
+
+def search_terms(
+    parsed: ParsedQuery, cleaned: str, matcher: ConceptMatcher, vocabulary: frozenset[str] | set[str] | None
+) -> tuple[list[Term], list[ConceptMatch]]:
+    """The question's terms to search and the concepts they name: without the words naming an
+    edition; a name that is also a term («Kill Team») goes too when the question has other words
+    (:data:`MIN_WORDS_WITHOUT_NAME`) and the name is not part of another concept's name («Kill Team
+    missions»)."""
+    body = expand_contractions(strip_edition_words(cleaned))
+    terms, matches = match_concepts(body, matcher, vocabulary)
+    names = term_edition_names(cleaned) if parsed.editions else []
+    if not names:
+        return terms, matches
+    bare = expand_contractions(strip_edition_words(cleaned, keep_terms=False))
+    content = [t for t in tokens(bare) if t.text not in LIGHT_WORDS and not is_number(t.text)]
+    if len(content) < MIN_WORDS_WITHOUT_NAME:
+        return terms, matches
+    name_concepts = {m.concept for name in names for m in matcher.match_terms(list(tokens(name)), query=True, raw=name)}
+    bare_terms, bare_matches = match_concepts(bare, matcher, vocabulary)
+    kept = {m.concept for m in bare_matches} | name_concepts
+    if any(m.concept not in kept for m in matches):
+        return terms, matches  # «Kill Team missions»: the name is part of a concept's name
+    return bare_terms, bare_matches
+
+
+def match_concepts(
+    body: str, matcher: ConceptMatcher, vocabulary: frozenset[str] | set[str] | None
+) -> tuple[list[Term], list[ConceptMatch]]:
+    """The question's terms and the concepts they name.
+
+    «анти-техника», «супер-спас»: a hyphenated word neither the texts nor the termbase know is read
+    as its parts (only with a ``vocabulary`` to tell known words)."""
+    terms = list(tokens(body))
+    matches = matcher.match_terms(terms, query=True, raw=body)
+    if vocabulary is None or not any("-" in t.original for t in terms):
+        return terms, matches
+    named = {i for m in matches for i in range(m.start, m.end)}
+    split = [
+        t for t in terms
+        if "-" in t.original and t.position not in named and t.text not in vocabulary
+        and not matcher.fuzzy(t.original, edits=False)
+    ]
+    if not split:
+        return terms, matches
+    chars = list(body)
+    for t in split:
+        for offset in range(t.start, t.end):
+            if chars[offset] == "-":
+                chars[offset] = " "
+    body = "".join(chars)
+    terms = list(tokens(body))
+    return terms, matcher.match_terms(terms, query=True, raw=body)
+
+
+def is_number(text: str) -> bool:
+    return text[0].isdigit() or text[0] in "+-" or (text[0] == "d" and text[1:2].isdigit())
