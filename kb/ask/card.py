@@ -274,7 +274,7 @@ def _assemble(parts: Sequence[Part], concepts: Sequence[str], question: str, for
     card = empty_card(lang)
     card["form"] = form
     if comparison and len(parts) > 1:
-        texts = [f"{edition_label(p.edition, lang)}: {p.text}" for p in parts]
+        texts = [_labelled(p, lang) for p in parts]
         changed = what_changed(parts, lang, build_dir)
         engine = engine_line(concepts, [p.edition for p in parts], question, lang)
         card.update(kind="comparison", text="\n".join(texts + [changed] + ([engine] if engine else [])),
@@ -282,7 +282,7 @@ def _assemble(parts: Sequence[Part], concepts: Sequence[str], question: str, for
         if engine:
             card["engine"] = engine
     elif len(parts) > 1:
-        card.update(kind="ruling", text="\n".join(f"{edition_label(p.edition, lang)}: {p.text}" for p in parts),
+        card.update(kind="ruling", text="\n".join(_labelled(p, lang) for p in parts),
                     edition=None, source=parts[0].source)
     else:
         part = parts[0]
@@ -290,3 +290,9 @@ def _assemble(parts: Sequence[Part], concepts: Sequence[str], question: str, for
     card["per_edition"] = [p.to_json() for p in parts]
     card["citations"] = [c for p in parts for c in p.citations]
     return card
+
+
+def _labelled(part: Part, lang: str) -> str:
+    """A part's text after its edition's label (an English part's lead line already starts with it)."""
+    label = edition_label(part.edition, lang)
+    return part.text if part.text.startswith(label) else f"{label}: {part.text}"

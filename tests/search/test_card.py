@@ -428,3 +428,13 @@ def test_an_english_question_s_russian_words_weigh_as_the_words_it_typed(built: 
     assert len(keys) == 1  # every one-word rendering of *charge* is one word of the question
     rendered = [weights[t] for t in one_word if t in weights]
     assert max(rendered) < max(raw[t] for t in one_word if t in raw)  # the rarest rendering no longer leads
+
+
+def test_a_part_is_labelled_with_its_edition_once() -> None:
+    from rulekb.kb.ask.card import _labelled
+    from rulekb.kb.ask.card_parts import Part
+
+    english = Part("10", "10th edition — Charge: 2D6. The ruling, as the Russian text prints it:\n…", "n", [1, 2], "text")
+    russian = Part("6", "Нет. Отряд не может…", "m", [3, 4], "text")
+    assert _labelled(english, "en").count("10th edition") == 1
+    assert _labelled(russian, "ru") == "6-я редакция: Нет. Отряд не может…"
