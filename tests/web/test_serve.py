@@ -135,3 +135,18 @@ def test_a_worker_is_warmed_for_new_questions_before_it_serves_and_answers_the_s
     html_templates = [name for name in app.jinja_env.list_templates() if name.endswith(".html")]
     assert len(app.jinja_env.cache or {}) >= len(html_templates)  # compiled once, before serving
     assert app.test_client().get(question).get_data() == cold  # the page a player reads is the same
+
+
+def test_a_process_exiting_while_its_caches_warm_exits_cleanly(built: Any) -> None:
+    """The first request starts the warming thread; the process exits at once and must not abort."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from rulekb.webapp import create_app\n"
+        "app = create_app({'TESTING': True, 'BUILD_DIR': sys.argv[1], 'WARM_UP': True})\n"
+        "app.test_client().get('/')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(built)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -17,6 +17,7 @@ English, a yes/no, a number and a misspelt question, written for this and not ta
 
 from __future__ import annotations
 
+import atexit
 import os
 import threading
 from pathlib import Path
@@ -47,6 +48,21 @@ WARM_QUESTIONS = (
 
 _STARTED: set[tuple[int, str]] = set()
 _LOCK = threading.Lock()
+#: Set at interpreter exit: a warming thread stops at its next leaf or step, and exit waits for it
+#: (a daemon thread killed inside pymorphy3's C++ dictionary aborts the process).
+_STOP = threading.Event()
+_THREADS: list[threading.Thread] = []
+#: How long exit waits for a warming thread to stop.
+STOP_WAIT_SECONDS = 10.0
+
+
+def _stop_warming() -> None:
+    _STOP.set()
+    for thread in list(_THREADS):
+        thread.join(timeout=STOP_WAIT_SECONDS)
+
+
+atexit.register(_stop_warming)
 
 
 def warm_snippets(build_dir: Path) -> int:
@@ -54,6 +70,8 @@ def warm_snippets(build_dir: Path) -> int:
     text's terms per process); the number of leaves."""
     index = get_index(build_dir)
     for features in index.features.values():
+        if _STOP.is_set():
+            break
         snippet(features, set())
     return len(index.features)
 
@@ -117,6 +135,8 @@ def warm(app: Flask, build: Any) -> None:
         warm_snippets(build.path)
     except Exception:  # a build without a search index, or any failure: only slower snippets
         app.logger.info("warming the search snippets skipped", exc_info=True)
+    if _STOP.is_set():
+        return
     try:
         with app.app_context(), app.test_request_context():
             term_context(build, "")
@@ -141,4 +161,6 @@ def install(app: Flask) -> None:
                 return
             _STARTED.add(key)
         flask_app = current_app._get_current_object()  # type: ignore[attr-defined]
-        threading.Thread(target=warm, args=(flask_app, build), name="rulekb-warm", daemon=True).start()
+        thread = threading.Thread(target=warm, args=(flask_app, build), name="rulekb-warm", daemon=True)
+        _THREADS.append(thread)
+        thread.start()
