@@ -31,6 +31,7 @@ from rulekb.kb.ask.faq_pick import FAQ_HIGH, faq_hits, faq_matches, pick_faq
 from rulekb.kb.faq.gate import related_json
 from rulekb.kb.search.index import NodeFeatures
 from rulekb.kb.search.query import ParsedQuery
+from rulekb.kb.search.ranking import content_words
 from rulekb.kb.search.searcher import (
     Hit,
     KnowledgeIndex,
@@ -77,13 +78,8 @@ def coverage(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures)
     concepts_here = set(features.concepts) | set(features.defines)
     top = index.max_idf
     total = found = 0.0
-    seen: set[str] = set()
-    for word in parsed.words:
-        if word.light or word.lemma in seen:
-            continue
-        seen.add(word.lemma)
-        known = [a for a in word.alternatives if a in index.vocabulary]
-        weight = max(index.idf(a) for a in known) if known else top
+    for word, idf in content_words(index, parsed):
+        weight = idf if idf is not None else top
         total += weight
         if (word.concept is not None and word.concept in concepts_here) or any(
             a in present for a in word.alternatives

@@ -7,7 +7,7 @@ from the postings) are reranked in Python with features precomputed at build tim
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from whoosh import query as wq
@@ -15,6 +15,7 @@ from whoosh import query as wq
 from rulekb.kb.search.features import NodeFeatures
 from rulekb.kb.search.hits import Hit, make_hit
 from rulekb.kb.search.knowledge_index import KnowledgeIndex
+from rulekb.kb.search.parsed import QueryWord
 from rulekb.kb.search.query import NEAR_EDITIONS, ParsedQuery
 from rulekb.kb.search.snippets import fill_snippets
 from rulekb.kb.search.weights import (
@@ -36,7 +37,19 @@ from rulekb.kb.search.weights import (
     W_SENTENCE,
 )
 
-__all__ = ["bm25_scores", "clauses", "search_parsed", "whoosh_scores"]
+__all__ = ["bm25_scores", "clauses", "content_words", "search_parsed", "whoosh_scores"]
+
+
+def content_words(index: KnowledgeIndex, parsed: ParsedQuery) -> Iterator[tuple[QueryWord, float | None]]:
+    """Each content word of the question once (light words and repeated lemmas skipped), with the IDF
+    of its rarest term the index knows (``None`` when it knows none of them)."""
+    seen: set[str] = set()
+    for word in parsed.words:
+        if word.light or word.lemma in seen:
+            continue
+        seen.add(word.lemma)
+        known = [a for a in word.alternatives if a in index.vocabulary]
+        yield word, (max(index.idf(a) for a in known) if known else None)
 
 
 def clauses(parsed: ParsedQuery, index: KnowledgeIndex | None = None) -> list[tuple[str, str, float]]:
@@ -113,16 +126,8 @@ class _QueryFeatures:
         words = {
             t.text: t.weight * index.idf(t.text) for t in parsed.terms if t.origin in ("word", "correction", "english", "variant")
         }
-        units: list[tuple[frozenset[str], float, str | None]] = []
-        seen: set[str] = set()
-        for word in parsed.words:
-            if word.light or word.lemma in seen:
-                continue
-            seen.add(word.lemma)
-            known = [a for a in word.alternatives if a in index.vocabulary]
-            if known or word.concept is not None:
-                weight = max((index.idf(a) for a in known), default=index.max_idf)
-                units.append((frozenset(word.alternatives), weight, word.concept))
+        units = [(frozenset(word.alternatives), weight if weight is not None else index.max_idf, word.concept)
+                 for word, weight in content_words(index, parsed) if weight is not None or word.concept is not None]
         return cls(
             words=words,
             total=sum(words.values()) or 1.0,
