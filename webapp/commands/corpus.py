@@ -16,11 +16,10 @@ from rulekb.corpus.models import RuleNode
 from rulekb.corpus.outline import format_outline
 from rulekb.corpus.parser import parse_corpus
 from rulekb.corpus.reader import find_source
-from rulekb.kb.build import build as run_build
-from rulekb.kb.build import default_build_dir
 from rulekb.kb.contracts import Node, dump_list
 from rulekb.kb.contracts.cite import lines_label
 from rulekb.kb.knowledge import open_knowledge_base
+from rulekb.kb.store import default_build_dir
 from rulekb.kb.text.fuzzy import close_matches
 
 BUILD_DIR = click.option(
@@ -41,6 +40,8 @@ def build(strict: bool, quiet: bool, build_dir: Path | None) -> None:
     def log(message: str) -> None:
         if not quiet:
             click.echo(f"  {message}", err=True)
+
+    from rulekb.kb.build import build as run_build  # the whole pipeline: loaded only to build
 
     result = run_build(out=build_dir, strict=strict, log=log)
     if not quiet:

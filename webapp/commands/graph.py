@@ -11,11 +11,11 @@ from typing import Any
 import click
 
 from rulekb.corpus.editions import chronological
-from rulekb.kb.build import default_build_dir
 from rulekb.kb.contracts import Concept, dump_list
 from rulekb.kb.contracts.cite import citation_label
 from rulekb.kb.graph.queries import KnowledgeGraph
 from rulekb.kb.knowledge import open_knowledge_base
+from rulekb.kb.store import default_build_dir
 
 BUILD_DIR = click.option(
     "--build-dir",

@@ -14,9 +14,9 @@ from werkzeug.exceptions import HTTPException
 
 from rulekb.corpus.errors import IndexMissingError, QueryError, RulebaseError
 from rulekb.corpus.models import EDITIONS
-from rulekb.kb.build import verify_build
 from rulekb.kb.contracts import Error, dump
 from rulekb.kb.contracts.cite import citation_label
+from rulekb.kb.store import verify_build
 from rulekb.kb.text.fuzzy import close_matches
 from rulekb.webapp.data import edition_label
 from rulekb.webapp.guard import TimeBudgetExceeded
