@@ -21,13 +21,7 @@ from rulekb.kb.contracts.cite import lines_label
 from rulekb.kb.knowledge import open_knowledge_base
 from rulekb.kb.store import default_build_dir
 from rulekb.kb.text.fuzzy import close_matches
-
-BUILD_DIR = click.option(
-    "--build-dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    help="Where the knowledge base is built (default: ./build in the project).",
-)
+from rulekb.webapp.commands.options import BUILD_DIR
 
 
 @click.command()

@@ -16,13 +16,7 @@ from rulekb.kb.contracts.cite import citation_label
 from rulekb.kb.graph.queries import KnowledgeGraph
 from rulekb.kb.knowledge import open_knowledge_base
 from rulekb.kb.store import default_build_dir
-
-BUILD_DIR = click.option(
-    "--build-dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    help="Where the knowledge base is built (default: ./build in the project).",
-)
+from rulekb.webapp.commands.options import BUILD_DIR
 
 #: Narrower columns than this are printed one after another.
 MIN_COLUMN = 36

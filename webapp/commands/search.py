@@ -18,13 +18,8 @@ from click.decorators import FC
 from rulekb.corpus.errors import QueryError
 from rulekb.corpus.models import EDITIONS
 from rulekb.kb.contracts import Ask, SearchResult, dump
+from rulekb.webapp.commands.options import BUILD_DIR
 
-BUILD_DIR = click.option(
-    "--build-dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    help="Where the knowledge base is built (default: ./build in the project).",
-)
 EDITION = click.option(
     "--edition",
     type=click.Choice(list(EDITIONS)),
