@@ -13,7 +13,8 @@ from functools import lru_cache
 from typing import Any
 
 from rulekb.corpus.morph import is_known
-from rulekb.kb.text.analysis import Term, fold, is_caps, tokens
+from rulekb.corpus.words import is_caps
+from rulekb.kb.text.analysis import Term, fold, tokens
 from rulekb.kb.text.vocabulary import LIGHT_WORDS
 
 # --- concepts ---------------------------------------------------------------------------------

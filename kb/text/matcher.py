@@ -4,8 +4,9 @@ Text is cut into word tokens by :func:`rulekb.kb.text.analysis.tokens` (so chara
 raw text), with two additions the rulebooks need:
 
 * keywords the 10th-edition text glued to their neighbours («ЭтотТРАНСПОРТНОЕ СРЕДСТВООбладает»)
-  are split at the change of case, the same cut :func:`rulekb.corpus.normalize.split_glued_keywords`
-  makes for ``text_clean``, but per token so that offsets stay raw;
+  are split at :func:`rulekb.corpus.words.glued_split_points`, the cut
+  :func:`rulekb.corpus.normalize.split_glued_keywords` makes for ``text_clean``, but per token so
+  that offsets stay raw;
 * each word carries a *set* of lemmas: the normal forms of all its dictionary parses, and for
   words pymorphy3 does not know (game slang: «спасброски», «стратегемы») the guesses plus a
   crude stem. Two words match when the sets meet, so an inflection never hides a rendering
@@ -26,23 +27,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rulekb.corpus.morph import is_known, morph
-from rulekb.kb.text.analysis import fold, is_caps, lemma, tokens
+from rulekb.corpus.morph import morph
+from rulekb.corpus.words import glued_split_points, is_caps
+from rulekb.kb.text.analysis import fold, lemma, tokens
 
-__all__ = ["Match", "Matcher", "Pattern", "Token", "analyse", "edit_distance", "is_caps"]
+__all__ = ["Match", "Matcher", "Pattern", "Token", "analyse", "edit_distance"]
 
-_UP = "А-ЯЁ"
 _LO = "а-яё"
-_CAPS_RUN_THEN_LOWER = re.compile(rf"[{_UP}]{{2,}}(?=[{_LO}])")
-_LOWER_THEN_UPPER = re.compile(rf"(?<=[{_LO}])(?=[{_UP}])")
-_SCRIPT_CHANGE = re.compile(r"(?<=[A-Za-z])(?=[А-Яа-яЁё])|(?<=[А-Яа-яЁё])(?=[A-Za-z])")
 _ENDINGS = sorted(
     "а я о е ё и ы у ю ь й ам ям ах ях ом ем ой ей ою ею ов ев ами ями ого его ому ему ым им ых их "
     "ая яя ое ее ую юю".split(),
     key=len,
     reverse=True,
 )
-_GLUED_PREPOSITIONS = frozenset("ВСКОУИА")
 _FUNCTION_POS = frozenset({"PREP", "CONJ", "PRCL", "INTJ", "NPRO"})
 _SOFT_GAP = re.compile(r"[\s«»\"“”„'’‘()\[\]*…]+")
 
@@ -86,31 +83,6 @@ def lemma_set(word: str) -> frozenset[str]:
     return frozenset(forms)
 
 
-@lru_cache(maxsize=50_000)
-def _split_points(word: str) -> tuple[int, ...]:
-    """Where a glued word breaks into words (offsets into ``word``)."""
-    points: set[int] = {m.start() for m in _LOWER_THEN_UPPER.finditer(word)}
-    points |= {m.start() for m in _SCRIPT_CHANGE.finditer(word)}  # «1CPОсновная» → CP | Основная
-    for run in _CAPS_RUN_THEN_LOWER.finditer(word):
-        start, end = run.start(), run.end()
-        next_cut = min([p for p in points if p > end] + [len(word)])
-        # A: the last capital starts the next word («СРЕДСТВО|Обладает»);
-        # B: the capitals end the keyword («ХАРАКТЕР|модель»). The tail must be a known word.
-        options: list[tuple[int, int]] = []
-        tail_a, tail_b = word[end - 1 : next_cut], word[end:next_cut]
-        if end - 1 - start >= 2 and len(tail_a) >= 2 and is_known(tail_a):
-            options.append((1 + is_known(word[start : end - 1]), end - 1))
-        if is_known(tail_b):
-            options.append((1 + is_known(word[start:end]), end))
-        elif end - start >= 4 and is_known(word[start:end]):
-            options.append((0, end))  # «ПЕРСОНАЖИ|юнитам»: slang the dictionary lacks
-        if options:
-            points.add(max(options, key=lambda o: (o[0], -o[1]))[1])
-    if not points and is_caps(word) and word[-1] in _GLUED_PREPOSITIONS and not is_known(word) and is_known(word[:-1]):
-        points.add(len(word) - 1)  # «ХАРАКТЕРВ технических»: a preposition glued to a keyword
-    return tuple(sorted(p for p in points if 0 < p < len(word)))
-
-
 def analyse(text: str) -> list[Token]:
     """The tokens of ``text`` with lemma sets; glued keywords are split."""
     out: list[Token] = []
@@ -119,11 +91,9 @@ def analyse(text: str) -> list[Token]:
         if not raw[:1].isalpha():
             out.append(Token(raw, frozenset({term.text}), term.start, term.end))
             continue
-        cuts = (0, *_split_points(raw), len(raw)) if len(raw) > 3 else (0, len(raw))
+        cuts = (0, *glued_split_points(raw), len(raw))
         for a, b in itertools.pairwise(cuts):
-            part = raw[a:b]
-            if part:
-                out.append(Token(part, lemma_set(part), term.start + a, term.start + a + len(part)))
+            out.append(Token(raw[a:b], lemma_set(raw[a:b]), term.start + a, term.start + b))
     return out
 
 
