@@ -16,6 +16,11 @@ A :class:`Matcher` indexes patterns (renderings, aliases, English terms, abbrevi
 their first lemma and scans a text once. A pattern printed wholly in capitals (a keyword form
 such as «ПЕХОТА», an abbreviation such as «ОШ») matches only capitals in source text; queries
 ignore case except for abbreviations that are also function words («ПО» / «по»).
+
+The query side (:class:`rulekb.kb.text.concepts.ConceptMatcher`, for search) uses the same
+matcher over terms it has already analysed (:func:`term_tokens`: one lemma a word, no glued-word
+cut), with its own rules for capitals and abbreviations (``text_rules=False``) and the leftmost
+longest choice (:meth:`Matcher.leftmost`).
 """
 
 from __future__ import annotations
@@ -23,15 +28,16 @@ from __future__ import annotations
 import itertools
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from rulekb.corpus.morph import morph
 from rulekb.corpus.words import glued_split_points, is_caps
-from rulekb.kb.text.analysis import fold, lemma, tokens
+from rulekb.kb.text.analysis import Term, fold, lemma, tokens
+from rulekb.kb.text.fuzzy import edit_distance
 
-__all__ = ["Match", "Matcher", "Pattern", "Token", "analyse", "edit_distance"]
+__all__ = ["Analyser", "Match", "Matcher", "Pattern", "Span", "Token", "analyse", "as_tokens", "term_tokens"]
 
 _LO = "а-яё"
 _ENDINGS = sorted(
@@ -58,6 +64,8 @@ class Token:
         return is_caps(self.original)
 
 
+#: How a matcher reads a text (and its patterns) into tokens.
+Analyser = Callable[[str], list[Token]]
 
 
 def _stem(word: str) -> str:
@@ -97,6 +105,16 @@ def analyse(text: str) -> list[Token]:
     return out
 
 
+def as_tokens(terms: Iterable[Term]) -> list[Token]:
+    """Already analysed terms (:func:`rulekb.kb.text.analysis.tokens`) as tokens of one lemma each."""
+    return [Token(t.original, frozenset({t.text}), t.start, t.end) for t in terms]
+
+
+def term_tokens(text: str) -> list[Token]:
+    """The analyser of the query side: :func:`rulekb.kb.text.analysis.tokens`, one lemma a word."""
+    return as_tokens(tokens(text))
+
+
 def _is_function_word(word: str) -> bool:
     parses = morph().parse(fold(word))
     return bool(parses) and parses[0].is_known and str(parses[0].tag.POS) in _FUNCTION_POS
@@ -112,9 +130,6 @@ class Pattern:
     """``rendering``, ``alias``, ``english`` or ``abbreviation``."""
     source_id: str | None = None
     status: str | None = None
-
-    def tokens(self) -> list[Token]:
-        return analyse(self.text)
 
 
 @dataclass(frozen=True)
@@ -143,36 +158,33 @@ def _gap(text: str) -> str:
     return _SOFT_GAP.sub("", text)
 
 
-def edit_distance(a: str, b: str, limit: int = 2) -> int:
-    """Levenshtein distance, giving up (returning ``limit + 1``) once it exceeds ``limit``."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, start=1):
-        current = [i]
-        for j, cb in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        if min(current) > limit:
-            return limit + 1
-        previous = current
-    return previous[-1]
+#: One occurrence found by :meth:`Matcher.spans`: the token range ``[start, end)`` and the pattern.
+Span = tuple[int, int, Pattern]
 
 
 class Matcher:
-    """Finds every occurrence of a set of patterns in a text, by lemma n-grams."""
+    """Finds every occurrence of a set of patterns in a text, by lemma n-grams: the one place that
+    matches lemma sequences of concept names.
 
-    def __init__(self, patterns: Iterable[Pattern]):
+    ``analyser`` reads the patterns and the texts (:func:`analyse` by default). With
+    ``text_rules`` (the default) a pattern in capitals matches only capitals, the text between two
+    words must be the pattern's (spaces and quotes aside) and one-letter patterns are not indexed;
+    without, a pattern's lemmas are all that is matched and the caller applies its own rules."""
+
+    def __init__(self, patterns: Iterable[Pattern], *, analyser: Analyser = analyse, text_rules: bool = True):
+        self.analyser = analyser
+        self.text_rules = text_rules
         self.patterns: list[_Compiled] = []
         self._index: dict[str, list[_Compiled]] = defaultdict(list)
         self._fuzzy: list[tuple[str, _Compiled]] = []
         for pattern in patterns:
-            toks = pattern.tokens()
+            toks = analyser(pattern.text)
             if not toks:
                 continue
-            if len(toks) == 1 and len(toks[0].original) == 1:
+            if text_rules and len(toks) == 1 and len(toks[0].original) == 1:
                 continue  # one-letter abbreviations (S, T, A…) are only looked up exactly
             gaps = tuple(_gap(pattern.text[a.end : b.start]) for a, b in itertools.pairwise(toks))
-            caps = is_caps(pattern.text)
+            caps = text_rules and is_caps(pattern.text)
             compiled = _Compiled(
                 pattern,
                 tuple(t.lemmas for t in toks),
@@ -191,6 +203,9 @@ class Matcher:
         return len(self.patterns)
 
     def _candidates(self, token: Token) -> list[_Compiled]:
+        if len(token.lemmas) == 1:  # a query's term, or a word with one normal form
+            (form,) = token.lemmas
+            return self._index.get(form, [])
         seen: dict[int, _Compiled] = {}
         for form in token.lemmas:
             for compiled in self._index.get(form, ()):
@@ -205,6 +220,8 @@ class Matcher:
             tok = toks[i + k]
             if not compiled.lemmas[k] & tok.lemmas:
                 return False
+            if not self.text_rules:
+                continue
             needs_caps = compiled.caps_in_queries if query else compiled.caps
             if needs_caps and not tok.caps and sum(ch.isalpha() for ch in tok.original) > 1:
                 return False
@@ -212,15 +229,43 @@ class Matcher:
                 return False
         return True
 
-    def find(self, text: str, *, query: bool = False, overlapping: bool = False) -> list[Match]:
-        """Every occurrence, in text order. Without ``overlapping``, the longest match wins
-        (leftmost first); patterns sharing the winning span are all reported."""
-        toks = analyse(text)
+    def _spans(self, toks: Sequence[Token], text: str, query: bool) -> list[tuple[int, int, _Compiled]]:
         found: list[tuple[int, int, _Compiled]] = []
         for i, token in enumerate(toks):
             for compiled in self._candidates(token):
                 if self._fits(compiled, toks, i, text, query):
                     found.append((i, i + len(compiled.lemmas), compiled))
+        return found
+
+    def spans(self, toks: Sequence[Token], text: str = "", *, query: bool = False) -> list[Span]:
+        """Every pattern whose lemmas fit the tokens at some place, overlapping, in token order
+        (``text`` is what ``toks`` were read from, for the text rules)."""
+        return [(a, b, c.pattern) for a, b, c in self._spans(toks, text, query)]
+
+    @staticmethod
+    def leftmost(found: Iterable[Span]) -> list[tuple[int, int, list[Pattern]]]:
+        """Left to right, the longest of the spans starting at each place, with every pattern of
+        that length there; the next place is after it (a query's reading)."""
+        by_start: dict[int, list[Span]] = defaultdict(list)
+        for span in found:
+            by_start[span[0]].append(span)
+        chosen: list[tuple[int, int, list[Pattern]]] = []
+        index, last = 0, max(by_start, default=-1)
+        while index <= last:
+            here = by_start.get(index)
+            if not here:
+                index += 1
+                continue
+            end = max(b for _, b, _ in here)
+            chosen.append((index, end, [p for _, b, p in here if b == end]))
+            index = end
+        return chosen
+
+    def find(self, text: str, *, query: bool = False, overlapping: bool = False) -> list[Match]:
+        """Every occurrence, in text order. Without ``overlapping``, the longest match wins
+        (leftmost first); patterns sharing the winning span are all reported."""
+        toks = self.analyser(text)
+        found = self._spans(toks, text, query)
         if not overlapping:
             found = self._longest(found)
         matches = [
@@ -247,7 +292,7 @@ class Matcher:
     def find_fuzzy(self, text: str, exclude: Iterable[tuple[int, int]] = ()) -> list[Match]:
         """Typo-tolerant matches of aliases and English terms (5+ letters): an edit distance of
         1, or 2 for 8+ letters, over the folded words, outside the spans in ``exclude``."""
-        toks = analyse(text)
+        toks = self.analyser(text)
         blocked = [range(a, b) for a, b in exclude]
         out: list[Match] = []
         for i in range(len(toks)):
