@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from rulekb.corpus.morph import is_known
+from rulekb.corpus.words import WORD, split_word
 
 __all__ = [
     "CLEANERS",
@@ -24,15 +25,11 @@ __all__ = [
 _UP = "А-ЯЁ"
 _LO = "а-яё"
 
-# «ЭтотТРАНСПОРТНОЕ» → «Этот ТРАНСПОРТНОЕ»: a lower-case letter glued to a run of capitals.
-_LOWER_THEN_CAPS = re.compile(rf"([{_LO}])([{_UP}]{{2,}})")
-# A run of capitals glued to a lower-case word: «СРЕДСТВООбладает» (the run's last capital
-# starts the word: «СРЕДСТВО Обладает») or «МОНСТРили», «САМОЛЕТключевое» (it does not).
-_CAPS_GLUED = re.compile(rf"([{_UP}]{{2,}})([{_LO}]+)")
 # «]способность» → «] способность», «1.Вы» → «1. Вы».
 # «действий.1ВЫБЕРИТЕ … УСТРОЙСТВО2ВЫБЕРИТЕ»: step numbers glued to words in capitals.
 _DIGIT_THEN_CAPS = re.compile(rf"(?<![\d{_UP}A-Z])(\d{{1,2}})([{_UP}]{{2,}})")
 _CAPS_THEN_DIGIT = re.compile(rf"([{_UP}]{{3,}})(\d{{1,2}})(?=[{_UP}]{{2,}}|\s|$)")
+_WORD = re.compile(WORD)
 _BRACKET_THEN_WORD = re.compile(r"([\]»])([^\W\d_])")
 _PERIOD_THEN_WORD = re.compile(rf"([{_LO}\d\]»)])([.!?])([{_UP}«])")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?)»])")
@@ -51,21 +48,11 @@ def _known(word: str) -> bool:
     return len(word) > 1 and is_known(word)
 
 
-def _split_caps_run(match: re.Match[str]) -> str:
-    run, tail = match.group(1), match.group(2)
-    whole_run = f"{run} {tail}"
-    last_starts = f"{run[:-1]} {run[-1]}{tail}"
-    if len(run) == 2:  # «ТОбладает»: one capital cannot be a keyword
-        return last_starts
-    if _known(run[-1] + tail) and not (_known(run) and _known(tail)):
-        return last_starts
-    return whole_run
-
-
 def split_glued_keywords(text: str) -> str:
-    """Split keywords in capitals from the words the machine translation glued them to."""
-    text = _LOWER_THEN_CAPS.sub(r"\1 \2", text)
-    text = _CAPS_GLUED.sub(_split_caps_run, text)
+    """Split keywords in capitals from the words the machine translation glued them to: each word
+    at its :func:`rulekb.corpus.words.glued_split_points` (the cut kb's matcher makes too), then
+    step numbers, brackets and sentence ends glued to the next word."""
+    text = _WORD.sub(lambda m: " ".join(split_word(m.group(0))), text)
     text = _CAPS_THEN_DIGIT.sub(r"\1 \2", text)
     text = _DIGIT_THEN_CAPS.sub(r"\1 \2", text)
     text = _BRACKET_THEN_WORD.sub(r"\1 \2", text)

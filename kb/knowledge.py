@@ -9,7 +9,8 @@ the graph's) keys on the same stamp. Artefacts written by later build stages (``
 ``graph.json``, ``examples.json``, ``concepts.json``, ``termbase.json``, ``kwic.json``, the
 exports) are read when present; an older build without them still opens.
 
-Breadcrumbs, previous/next and the tree are computed here, once per build; nothing is written.
+The tree is computed here, once per build; breadcrumbs and previous/next come from the build's
+:class:`rulekb.kb.graph.outline.Outline`, the one the graph reads too; nothing is written.
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ from typing import Any
 
 from rulekb.corpus.editions import chronological_rank
 from rulekb.corpus.errors import IndexMissingError, QueryError, RulebaseError
-from rulekb.corpus.models import NodeKind, RuleNode
+from rulekb.corpus.models import RuleNode
 from rulekb.kb.faq.loader import load_built_faq
 from rulekb.kb.faq.model import FaqEntry
+from rulekb.kb.graph.outline import Outline
 from rulekb.kb.graph.queries import KnowledgeGraph, load_graph
 from rulekb.kb.store import build_stamp, load_nodes, read_manifest, require_build, verify_build
 from rulekb.kb.termbase.built import EXPORTS, Concept, termbase_from_json
@@ -118,50 +120,24 @@ class KnowledgeBase:
         return dict(kids)
 
     @cached_property
-    def _document_order(self) -> dict[str, list[str]]:
-        per_source: dict[str, list[str]] = defaultdict(list)
-        for node in self.nodes.values():
-            if node.kind is not NodeKind.SOURCE:
-                per_source[node.source_id].append(node.id)
-        for ids in per_source.values():
-            ids.sort(key=lambda i: (self.nodes[i].lines[0], self.depth(i)))
-        return dict(per_source)
-
-    @cached_property
-    def _position(self) -> dict[str, int]:
-        return {nid: i for ids in self._document_order.values() for i, nid in enumerate(ids)}
+    def outline(self) -> Outline:
+        """Ancestors and reading order of this build's nodes (:mod:`rulekb.kb.graph.outline`)."""
+        return Outline.of_nodes(self.nodes.values())
 
     def depth(self, node_id: str) -> int:
-        depth = 0
-        node = self.nodes.get(node_id)
-        while node is not None and node.parent_id is not None:
-            depth += 1
-            node = self.nodes.get(node.parent_id)
-        return depth
+        return self.outline.depth(node_id)
 
     def trail(self, node: RuleNode) -> list[RuleNode]:
         """The ancestors of ``node``, root first."""
-        out: list[RuleNode] = []
-        parent = node.parent_id
-        seen: set[str] = set()
-        while parent is not None and parent in self.nodes and parent not in seen:
-            seen.add(parent)
-            out.append(self.nodes[parent])
-            parent = self.nodes[parent].parent_id
-        return list(reversed(out))
+        return [self.nodes[i] for i in self.outline.trail(node.id)]
 
     def breadcrumb(self, node: RuleNode) -> str:
-        return " › ".join(n.title_clean or n.title for n in self.trail(node)[1:])
+        return " › ".join(self.outline.breadcrumb(node.id)[1:])
 
     def neighbours(self, node: RuleNode) -> tuple[RuleNode | None, RuleNode | None]:
         """The previous and next node of the same source in reading order."""
-        ids = self._document_order.get(node.source_id, [])
-        pos = self._position.get(node.id)
-        if pos is None:
-            return None, None
-        prev = self.nodes[ids[pos - 1]] if pos > 0 else None
-        nxt = self.nodes[ids[pos + 1]] if pos + 1 < len(ids) else None
-        return prev, nxt
+        prev, nxt = self.outline.adjacent(node.id)
+        return (self.nodes[prev] if prev else None), (self.nodes[nxt] if nxt else None)
 
     def leaf_at(self, source_id: str, line: int) -> RuleNode | None:
         """The leaf of ``source_id`` whose line span contains ``line``."""

@@ -12,13 +12,13 @@ import re
 
 from rulekb.corpus.normalize import starts_continuation
 from rulekb.corpus.rules.base import FUNCTION_WORDS, HEADING_BLOCKS, Block, BlockKind, Context
+from rulekb.corpus.words import is_caps
 
 MAX_TITLE = 70
 MAX_WORDS = 9
 MAX_TITLE_WORDS = 7
 
 _STEP = re.compile(r"^\d{1,2}\.\s*[А-ЯЁA-Z«]")
-_PAREN = re.compile(r"\([^)]*\)")
 _BAD_END = re.compile(r"[,;:(«\-–—/]$")
 _MID_PERIOD = re.compile(r"[^\W\d_]{2,}\.\s*[А-ЯЁA-Z]|\.\S")
 _SENTENCE_END = re.compile(r"[.!?:;»\"”)…]$")
@@ -98,14 +98,9 @@ def step_heading(ctx: Context, i: int) -> Block | None:
     return Block(BlockKind.STEP, i, i)
 
 
-def is_caps(text: str) -> bool:
-    letters = [ch for ch in _PAREN.sub("", text) if ch.isalpha()]
-    return len(letters) >= 3 and all(ch.isupper() for ch in letters)
-
-
 def caps_heading(ctx: Context, i: int) -> Block | None:
     text = ctx.stripped[i].rstrip(".")
-    if not is_caps(text) or not _plausible(ctx, i, text):
+    if not is_caps(text, 3, ignore_parentheses=True) or not _plausible(ctx, i, text):
         return None
     return Block(BlockKind.CAPS, i, _second_line(ctx, i))
 

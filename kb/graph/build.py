@@ -18,6 +18,7 @@ from rulekb.corpus.parser import ParsedCorpus
 from rulekb.kb.context import BuildContext, dump_json
 from rulekb.kb.graph.curation import load_curation, load_examples
 from rulekb.kb.graph.linker import Links, link
+from rulekb.kb.graph.outline import Outline
 from rulekb.kb.graph.queries import (
     EDGE_KINDS,
     GRAPH_SCHEMA,
@@ -65,7 +66,8 @@ def build_graph(
 
 
 def _add_rules(graph: nx.MultiDiGraph, corpus: ParsedCorpus, links: Links, sha: dict[str, str]) -> None:
-    """Every parsed node with its ``contains`` edges, and ``next`` between consecutive rule leaves."""
+    """Every parsed node with its ``contains`` edges, and ``next`` between consecutive rule leaves
+    of the reading order (:class:`rulekb.kb.graph.outline.Outline`)."""
     for parsed in corpus.sources:
         source = parsed.source
         for node in parsed.nodes:
@@ -82,7 +84,9 @@ def _add_rules(graph: nx.MultiDiGraph, corpus: ParsedCorpus, links: Links, sha: 
                 )
             if node.parent_id is not None:
                 graph.add_edge(node.parent_id, node.id, key="contains", kind="contains")
-        leaves = [n for n in parsed.nodes if n.is_leaf and n.kind not in NON_RULE_KINDS]
+        by_id = {n.id: n for n in parsed.nodes}
+        reading = Outline.of_nodes(parsed.nodes).reading_order.get(source.id, [])
+        leaves = [by_id[i] for i in reading if by_id[i].is_leaf and by_id[i].kind not in NON_RULE_KINDS]
         for a, b in itertools.pairwise(leaves):
             graph.add_edge(a.id, b.id, key="next", kind="next")
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,7 @@ import networkx as nx
 from rulekb.corpus.editions import chronological_rank
 from rulekb.corpus.errors import IndexMissingError, QueryError
 from rulekb.corpus.models import EDITIONS
+from rulekb.kb.graph.outline import Outline, OutlineEntry
 from rulekb.kb.store import build_stamp, require_build
 from rulekb.kb.termbase.lookup import default_finder
 from rulekb.kb.text.fuzzy import close_matches, closest_values
@@ -131,13 +133,18 @@ class KnowledgeGraph:
             "title": attrs.get("title", ""),
         }
 
+    @cached_property
+    def outline(self) -> Outline:
+        """Ancestors and reading order of the rule and source nodes (:mod:`rulekb.kb.graph.outline`)."""
+        return Outline(
+            OutlineEntry(n, a.get("parent_id"), a["source_id"], a["lines"][0], a.get("title", n), a.get("type") == "source")
+            for n, a in self.graph.nodes(data=True)
+            if a.get("type") in ("rule", "source")
+        )
+
     def breadcrumb(self, node_id: str) -> list[str]:
-        trail: list[str] = []
-        parent = self.graph.nodes[node_id].get("parent_id")
-        while parent is not None and parent in self.graph:
-            trail.append(self.graph.nodes[parent].get("title", parent))
-            parent = self.graph.nodes[parent].get("parent_id")
-        return list(reversed(trail))
+        """The titles of the node's ancestors, the source first."""
+        return self.outline.breadcrumb(node_id)
 
     def neighbours(self, node_id: str) -> dict[str, Any]:
         """Parent, children, previous and next leaf, references out and in, the same concept in

@@ -58,7 +58,8 @@ from rulekb.kb.search.readings import (
 )
 from rulekb.kb.search.spelling import Speller
 from rulekb.kb.text.analysis import Term, tokens
-from rulekb.kb.text.concepts import ConceptEntry, ConceptMatch, ConceptMatcher, slang_key, translit_key
+from rulekb.kb.text.concepts import ConceptEntry, ConceptMatch, ConceptMatcher, translit_key
+from rulekb.kb.text.fuzzy import slang_key
 from rulekb.kb.text.vocabulary import (
     CORRECTION_WEIGHT,
     EXPANSION_WEIGHT,

@@ -6,7 +6,7 @@ import re
 
 from rulekb.corpus.morph import is_known
 from rulekb.kb.text.analysis import fold, lemma
-from rulekb.kb.text.concepts import deletions
+from rulekb.kb.text.fuzzy import deletions
 
 __all__ = ["Speller"]
 

@@ -57,7 +57,8 @@ from rulekb.kb.termbase.report import (
     stats_rows,
     stats_table,
 )
-from rulekb.kb.text.matcher import Match, Matcher, Pattern, analyse, edit_distance
+from rulekb.kb.text.fuzzy import edit_distance
+from rulekb.kb.text.matcher import Match, Matcher, Pattern, analyse
 
 __all__ = [
     "DEFAULT_TERMS",

@@ -19,10 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from rulekb.corpus.errors import TermbaseError
 from rulekb.corpus.reader import load_manifest
+from rulekb.corpus.words import is_caps
 from rulekb.kb.datafile import read_toml
 from rulekb.kb.paths import DATA_DIR
 from rulekb.kb.text.analysis import lemma_key
-from rulekb.kb.text.matcher import is_caps
 
 __all__ = [
     "DEFAULT_TERMS",

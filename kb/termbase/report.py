@@ -12,13 +12,14 @@ from typing import Any
 
 from rulekb.corpus.errors import QueryError
 from rulekb.corpus.reader import find_source, load_manifest
+from rulekb.corpus.words import is_caps
 from rulekb.kb.termbase.model import BAD_STATUSES, Concept, Status, Termbase, default_termbase
 from rulekb.kb.termbase.occurrences import TermIndex
 from rulekb.kb.termbase.sense import SenseResolver
 from rulekb.kb.text.analysis import fold, lemma_key
 from rulekb.kb.text.fuzzy import closest_values
 from rulekb.kb.text.inflect import inflect_like
-from rulekb.kb.text.matcher import Match, Matcher, Pattern, analyse, is_caps
+from rulekb.kb.text.matcher import Match, Matcher, Pattern, analyse
 
 __all__ = [
     "ConceptFinder",

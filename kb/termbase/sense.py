@@ -30,8 +30,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from rulekb.corpus.words import is_caps
 from rulekb.kb.termbase.model import Termbase
-from rulekb.kb.text.matcher import Match, Matcher, Pattern, is_caps
+from rulekb.kb.text.matcher import Match, Matcher, Pattern
 
 __all__ = ["CUE_WINDOW", "Assigned", "SenseResolver"]
 

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rulekb.corpus.morph import morph
+from rulekb.corpus.words import WORD
 
-__all__ = ["EN_IRREGULAR", "EN_SUFFIXES", "Term", "fold", "is_caps", "lemma", "lemma_key", "lemmas", "stem_en", "tokens"]
+__all__ = ["EN_IRREGULAR", "EN_SUFFIXES", "Term", "fold", "lemma", "lemma_key", "lemmas", "stem_en", "tokens"]
 
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212"
 _INCH = "\"\u201d\u2033\u201c"
@@ -24,7 +25,7 @@ TOKEN_RE = re.compile(
     rf"""
     (?P<dice>(?<![^\W\d_])\d*[DdДд]\d+(?:\s?[+\-]\s?\d+(?!\d*[DdДд]))?(?![^\W_]))
   | (?P<num>(?<![\d.,])[+\-{_DASHES}]?\d+(?:[.,]\d+)?(?:\+|[{_INCH}]|''|(?=\s?дюйм))?)
-  | (?P<word>[^\W\d_]+(?:[\-'’][^\W\d_]+)*)
+  | (?P<word>{WORD})
     """,
     re.VERBOSE,
 )
@@ -124,11 +125,3 @@ def lemmas(text: str) -> list[str]:
 def lemma_key(text: str) -> tuple[str, ...]:
     """A hashable key that is equal for every inflection of the same phrase."""
     return tuple(lemmas(text))
-
-
-def is_caps(text: str, min_letters: int = 2) -> bool:
-    """Written wholly in capitals, with at least ``min_letters`` letters: with the default two, a
-    keyword form or an abbreviation (not a capital «А» starting a sentence). The one test of
-    capitals that the matchers, the termbase and inflection share."""
-    letters = [ch for ch in text if ch.isalpha()]
-    return len(letters) >= min_letters and all(ch.isupper() for ch in letters)

@@ -1,7 +1,10 @@
-"""Concept detection in a question: lemma n-grams against every rendering, alias, English term
-and abbreviation of the termbase, in any inflection, plus a fuzzy match for slang
-(«бэтлшок» ≈ «баттл-шок», «зачарджил» → «чардж»). Part of query understanding (:mod:`rulekb.kb.search.query`);
-the matcher over the project's termbase is :func:`rulekb.kb.search.concepts.default_matcher`.
+"""Concept detection in a question: every rendering, alias, English term and abbreviation of the
+termbase, in any inflection, found by the one lemma-sequence matcher
+(:class:`rulekb.kb.text.matcher.Matcher` over already analysed terms), with the query side's rules
+for abbreviations and capitals; plus a fuzzy match for slang (:class:`rulekb.kb.text.fuzzy.SlangIndex`:
+«бэтлшок» ≈ «баттл-шок», «зачарджил» → «чардж») and English names spelt in Cyrillic. Part of query
+understanding (:mod:`rulekb.kb.search.query`); the matcher over the project's termbase is
+:func:`rulekb.kb.search.concepts.default_matcher`.
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ from functools import lru_cache
 from typing import Any
 
 from rulekb.corpus.morph import is_known
-from rulekb.kb.text.analysis import Term, fold, is_caps, tokens
+from rulekb.corpus.words import is_caps
+from rulekb.kb.text.analysis import Term, fold, tokens
+from rulekb.kb.text.fuzzy import SlangIndex
+from rulekb.kb.text.matcher import Matcher, Pattern, as_tokens, term_tokens
 from rulekb.kb.text.vocabulary import LIGHT_WORDS
 
 # --- concepts ---------------------------------------------------------------------------------
@@ -48,22 +54,6 @@ def concept_entries(termbase: Iterable[Any]) -> list[ConceptEntry]:
         keyword = bool(getattr(concept, "keyword", False))
         entries.append(ConceptEntry(concept.id, concept.english, tuple(phrases), title, keyword))
     return entries
-
-
-#: Words shorter than this are matched to slang exactly (one edit turns «ковер» into «ховер»).
-FUZZY_MIN_LENGTH = 6
-_RU_VERB_PREFIXES = ("пере", "за", "от", "вы", "по", "про", "на", "с", "раз", "у", "до")
-
-
-def slang_key(word: str) -> str:
-    """A spelling-insensitive key for slang: ё/э→е, о→а (an unstressed «о» sounds «а»: «ковер» is
-    «кавер»), no hyphens or spaces, no soft or hard signs, doubled letters single.
-
-    «баттл-шок», «батлшок» give the same key; «бэтлшок» is one letter away.
-    """
-    text = fold(word).replace("э", "е").replace("о", "а").replace("ъ", "").replace("ь", "")
-    text = re.sub(r"[\s\-'’]", "", text)
-    return re.sub(r"(.)\1+", r"\1", text)
 
 
 _LATIN_SOUNDS = (
@@ -122,24 +112,6 @@ def _translit_keys(phrase: str) -> set[str]:
     return {k for k in keys if len(k) >= TRANSLIT_MIN_LENGTH}
 
 
-def deletions(word: str) -> set[str]:
-    """Every word one deletion away from ``word`` (the symmetric-delete index of slang and spelling)."""
-    return {word[:i] + word[i + 1 :] for i in range(len(word))}
-
-
-@dataclass(frozen=True)
-class _Phrase:
-    key: tuple[str, ...]
-    concept: str
-    origin: str
-    source: str
-    text: str
-    keyword_caps: bool
-    """A rendering printed wholly in capitals: on the text side it matches capitals only."""
-    short: bool
-    """One token of at most three characters (an abbreviation): matched by exact surface form."""
-
-
 @dataclass(frozen=True)
 class ConceptMatch:
     """A concept found in a text: which tokens, by which phrase."""
@@ -168,7 +140,9 @@ def _is_abbreviation(text: str) -> bool:
 
 
 class ConceptMatcher:
-    """Finds termbase concepts in a token sequence by lemma n-grams (any inflection, any language)."""
+    """Finds termbase concepts in a token sequence by lemma n-grams (any inflection, any language),
+    through the one :class:`rulekb.kb.text.matcher.Matcher` (over terms, the leftmost longest
+    match); abbreviations match by their spelling and capitals-only renderings by capitals."""
 
     MAX_WORDS = 7
 
@@ -176,9 +150,10 @@ class ConceptMatcher:
         self.concepts = {c.id: c for c in concepts}
         #: source id → edition, for a matcher over a build (its manifest); empty: the corpus manifest
         self.editions: dict[str, str] = dict(editions or {})
-        self._by_first: dict[str, list[_Phrase]] = {}
-        self._slang: dict[str, set[str]] = {}
-        self._slang_deletes: dict[str, set[str]] = {}
+        #: pattern → (a rendering printed wholly in capitals: on the text side it matches capitals
+        #: only; one token of at most three characters, an abbreviation: matched by its spelling)
+        self._rules: dict[Pattern, tuple[bool, bool]] = {}
+        self._slang = SlangIndex()
         self._rendering_lemmas: dict[str, set[str]] = {}
         self._translit: dict[str, set[str]] = {}
         #: transliteration key → the most words a name with that key has («battle-shock»: 2)
@@ -186,26 +161,18 @@ class ConceptMatcher:
         seen: set[tuple[tuple[str, ...], str, bool, str]] = set()
         for concept in concepts:
             for text, origin, source in concept.phrases:
-                terms = [t for t in tokens(text)]
-                key = tuple(t.text for t in terms)
+                key = tuple(t.text for t in tokens(text))
                 if not key or len(key) > self.MAX_WORDS:
                     continue
                 caps = origin == "rendering" and is_caps(text, min_letters=1) and len(text) > 3
                 short = len(key) == 1 and _is_abbreviation(text.strip())
                 if len(key) == 1 and not short and len(text.strip()) >= 4:
-                    # every spelling, even one whose lemma another phrase has («мортал», «морталы»)
-                    slang = slang_key(text)
-                    self._slang.setdefault(slang, set()).add(concept.id)
-                    for deleted in deletions(slang):
-                        self._slang_deletes.setdefault(deleted, set()).add(slang)
+                    self._slang.add(text, concept.id)  # every spelling, even one whose lemma another phrase has
                 marker = (key, concept.id, caps, text.strip() if short else "")
-                if marker in seen:
-                    continue
-                seen.add(marker)
-                phrase = _Phrase(key, concept.id, origin, source, text.strip(), caps, short)
-                self._by_first.setdefault(key[0], []).append(phrase)
-        for phrases in self._by_first.values():
-            phrases.sort(key=lambda p: -len(p.key))
+                if marker not in seen:
+                    seen.add(marker)
+                    self._rules[Pattern(concept.id, text.strip(), origin, source or None)] = (caps, short)
+        self._matcher = Matcher(self._rules, analyser=term_tokens, text_rules=False)
         for concept in concepts:
             for text, origin, _ in concept.phrases:
                 if origin in ("english", "alias"):
@@ -233,30 +200,16 @@ class ConceptMatcher:
         ``query=True`` relaxes case (players type «ws», «ап»); on the text side a capitals-only
         rendering matches capitals only and abbreviations match their exact spelling.
         """
+        found = [
+            span
+            for span in self._matcher.spans(as_tokens(terms))
+            if self._accept(span[2], terms, span[0], span[1] - span[0], query=query, raw=raw)
+        ]
         matches: list[ConceptMatch] = []
-        texts = [t.text for t in terms]
-        count = len(terms)
-        index = 0
-        while index < count:
-            best: list[_Phrase] = []
-            for phrase in self._by_first.get(texts[index], ()):
-                size = len(phrase.key)
-                if best and size < len(best[0].key):
-                    break
-                if tuple(texts[index : index + size]) != phrase.key:
-                    continue
-                if not self._accept(phrase, terms, index, size, query=query, raw=raw):
-                    continue
-                best.append(phrase)
-            if best and query and len(best) > 1:
-                best = self._prefer_words(best, terms[index : index + len(best[0].key)])
-            if best:
-                size = len(best[0].key)
-                for phrase in best:
-                    matches.append(ConceptMatch(phrase.concept, index, index + size, phrase.text, phrase.origin))
-                index += size
-            else:
-                index += 1
+        for start, end, best in Matcher.leftmost(found):
+            if query and len(best) > 1:
+                best = self._prefer_words(best, terms[start:end])
+            matches += [ConceptMatch(p.concept_id, start, end, p.text, p.kind) for p in best]
         if query and self._translit:
             matches = self._match_transliterations(terms, matches)
         return matches
@@ -298,26 +251,25 @@ class ConceptMatcher:
         kept = [m for i, m in enumerate(matches) if i not in replaced]
         return sorted([*kept, *added], key=lambda m: m.start)
 
-    def _prefer_words(self, best: list[_Phrase], typed: Sequence[Term]) -> list[_Phrase]:
+    def _prefer_words(self, best: list[Pattern], typed: Sequence[Term]) -> list[Pattern]:
         """Of several concepts named by the same words, drop a keyword reached only through its
         printed name (Kill Team's rule «Отряд») when the words were typed in lower case and an
         ordinary concept («unit», whose alias «отряд» is the everyday word) has them too."""
         if all(is_caps(t.original, min_letters=1) for t in typed):
             return best
-        by_alias = {p.concept for p in best if p.origin != "rendering"}
-        named_only = {
-            p.concept for p in best if self._is_keyword(p.concept) and p.concept not in by_alias
-        }
-        plain = [p for p in best if p.concept not in named_only]
+        by_alias = {p.concept_id for p in best if p.kind != "rendering"}
+        named_only = {p.concept_id for p in best if self._is_keyword(p.concept_id) and p.concept_id not in by_alias}
+        plain = [p for p in best if p.concept_id not in named_only]
         return plain or best
 
     def _is_keyword(self, concept_id: str) -> bool:
         concept = self.concepts.get(concept_id)
         return concept is not None and concept.keyword
 
-    def _accept(self, phrase: _Phrase, terms: Sequence[Term], index: int, size: int, *, query: bool, raw: str) -> bool:
+    def _accept(self, phrase: Pattern, terms: Sequence[Term], index: int, size: int, *, query: bool, raw: str) -> bool:
         first = terms[index]
-        if phrase.short:
+        keyword_caps, short = self._rules[phrase]
+        if short:
             original = first.original
             if len(phrase.text) == 1:
                 # a one-letter characteristic (S, T, W, A, I, M) only right before a value: «S3», «T 4»
@@ -335,34 +287,11 @@ class ConceptMatcher:
                 )
                 return not everyday
             return original == phrase.text or (fold(original) == fold(phrase.text) and is_caps(original, min_letters=1))
-        if phrase.keyword_caps and not query:
+        if keyword_caps and not query:
             return all(is_caps(t.original, min_letters=1) for t in terms[index : index + size])
         return True
 
     def fuzzy(self, word: str, *, edits: bool = True) -> set[str]:
         """Concepts whose one-word slang/alias is ``word`` spelt another way, its stem, or (with
-        ``edits``) within one edit of it."""
-        key = slang_key(word)
-        if len(key) < 4:
-            return set()
-        found = set(self._slang.get(key, ()))
-        if found:
-            return found
-        candidates = {key}
-        for prefix in _RU_VERB_PREFIXES:
-            if key.startswith(prefix) and len(key) - len(prefix) >= 4:
-                candidates.add(key[len(prefix) :])
-        for candidate in candidates:
-            # the slang word inflected or derived: «рерольнуть» ← «реролл», «дипстрайкнуться» ← «дипстрайк»
-            for cut in range(len(candidate), 3, -1):
-                stem = candidate[:cut]
-                if stem in self._slang and len(stem) >= max(4, len(candidate) - 6):
-                    found |= self._slang[stem]
-            if found:
-                return found
-        if edits and len(key) >= FUZZY_MIN_LENGTH:
-            for deleted in {key} | deletions(key):
-                for slang in self._slang_deletes.get(deleted, set()) | ({deleted} & self._slang.keys()):
-                    if abs(len(slang) - len(key)) <= 1:
-                        found |= self._slang[slang]
-        return found
+        ``edits``) within one edit of it (:meth:`rulekb.kb.text.fuzzy.SlangIndex.lookup`)."""
+        return self._slang.lookup(word, edits=edits)

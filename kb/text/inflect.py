@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from rulekb.corpus.morph import morph
-from rulekb.kb.text.analysis import is_caps
+from rulekb.corpus.words import is_caps
 
 __all__ = ["inflect_like"]
 

@@ -4,8 +4,9 @@ Text is cut into word tokens by :func:`rulekb.kb.text.analysis.tokens` (so chara
 raw text), with two additions the rulebooks need:
 
 * keywords the 10th-edition text glued to their neighbours («ЭтотТРАНСПОРТНОЕ СРЕДСТВООбладает»)
-  are split at the change of case, the same cut :func:`rulekb.corpus.normalize.split_glued_keywords`
-  makes for ``text_clean``, but per token so that offsets stay raw;
+  are split at :func:`rulekb.corpus.words.glued_split_points`, the cut
+  :func:`rulekb.corpus.normalize.split_glued_keywords` makes for ``text_clean``, but per token so
+  that offsets stay raw;
 * each word carries a *set* of lemmas: the normal forms of all its dictionary parses, and for
   words pymorphy3 does not know (game slang: «спасброски», «стратегемы») the guesses plus a
   crude stem. Two words match when the sets meet, so an inflection never hides a rendering
@@ -15,6 +16,11 @@ A :class:`Matcher` indexes patterns (renderings, aliases, English terms, abbrevi
 their first lemma and scans a text once. A pattern printed wholly in capitals (a keyword form
 such as «ПЕХОТА», an abbreviation such as «ОШ») matches only capitals in source text; queries
 ignore case except for abbreviations that are also function words («ПО» / «по»).
+
+The query side (:class:`rulekb.kb.text.concepts.ConceptMatcher`, for search) uses the same
+matcher over terms it has already analysed (:func:`term_tokens`: one lemma a word, no glued-word
+cut), with its own rules for capitals and abbreviations (``text_rules=False``) and the leftmost
+longest choice (:meth:`Matcher.leftmost`).
 """
 
 from __future__ import annotations
@@ -22,27 +28,24 @@ from __future__ import annotations
 import itertools
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rulekb.corpus.morph import is_known, morph
-from rulekb.kb.text.analysis import fold, is_caps, lemma, tokens
+from rulekb.corpus.morph import morph
+from rulekb.corpus.words import glued_split_points, is_caps
+from rulekb.kb.text.analysis import Term, fold, lemma, tokens
+from rulekb.kb.text.fuzzy import edit_distance
 
-__all__ = ["Match", "Matcher", "Pattern", "Token", "analyse", "edit_distance", "is_caps"]
+__all__ = ["Analyser", "Match", "Matcher", "Pattern", "Span", "Token", "analyse", "as_tokens", "term_tokens"]
 
-_UP = "А-ЯЁ"
 _LO = "а-яё"
-_CAPS_RUN_THEN_LOWER = re.compile(rf"[{_UP}]{{2,}}(?=[{_LO}])")
-_LOWER_THEN_UPPER = re.compile(rf"(?<=[{_LO}])(?=[{_UP}])")
-_SCRIPT_CHANGE = re.compile(r"(?<=[A-Za-z])(?=[А-Яа-яЁё])|(?<=[А-Яа-яЁё])(?=[A-Za-z])")
 _ENDINGS = sorted(
     "а я о е ё и ы у ю ь й ам ям ах ях ом ем ой ей ою ею ов ев ами ями ого его ому ему ым им ых их "
     "ая яя ое ее ую юю".split(),
     key=len,
     reverse=True,
 )
-_GLUED_PREPOSITIONS = frozenset("ВСКОУИА")
 _FUNCTION_POS = frozenset({"PREP", "CONJ", "PRCL", "INTJ", "NPRO"})
 _SOFT_GAP = re.compile(r"[\s«»\"“”„'’‘()\[\]*…]+")
 
@@ -61,6 +64,8 @@ class Token:
         return is_caps(self.original)
 
 
+#: How a matcher reads a text (and its patterns) into tokens.
+Analyser = Callable[[str], list[Token]]
 
 
 def _stem(word: str) -> str:
@@ -86,31 +91,6 @@ def lemma_set(word: str) -> frozenset[str]:
     return frozenset(forms)
 
 
-@lru_cache(maxsize=50_000)
-def _split_points(word: str) -> tuple[int, ...]:
-    """Where a glued word breaks into words (offsets into ``word``)."""
-    points: set[int] = {m.start() for m in _LOWER_THEN_UPPER.finditer(word)}
-    points |= {m.start() for m in _SCRIPT_CHANGE.finditer(word)}  # «1CPОсновная» → CP | Основная
-    for run in _CAPS_RUN_THEN_LOWER.finditer(word):
-        start, end = run.start(), run.end()
-        next_cut = min([p for p in points if p > end] + [len(word)])
-        # A: the last capital starts the next word («СРЕДСТВО|Обладает»);
-        # B: the capitals end the keyword («ХАРАКТЕР|модель»). The tail must be a known word.
-        options: list[tuple[int, int]] = []
-        tail_a, tail_b = word[end - 1 : next_cut], word[end:next_cut]
-        if end - 1 - start >= 2 and len(tail_a) >= 2 and is_known(tail_a):
-            options.append((1 + is_known(word[start : end - 1]), end - 1))
-        if is_known(tail_b):
-            options.append((1 + is_known(word[start:end]), end))
-        elif end - start >= 4 and is_known(word[start:end]):
-            options.append((0, end))  # «ПЕРСОНАЖИ|юнитам»: slang the dictionary lacks
-        if options:
-            points.add(max(options, key=lambda o: (o[0], -o[1]))[1])
-    if not points and is_caps(word) and word[-1] in _GLUED_PREPOSITIONS and not is_known(word) and is_known(word[:-1]):
-        points.add(len(word) - 1)  # «ХАРАКТЕРВ технических»: a preposition glued to a keyword
-    return tuple(sorted(p for p in points if 0 < p < len(word)))
-
-
 def analyse(text: str) -> list[Token]:
     """The tokens of ``text`` with lemma sets; glued keywords are split."""
     out: list[Token] = []
@@ -119,12 +99,20 @@ def analyse(text: str) -> list[Token]:
         if not raw[:1].isalpha():
             out.append(Token(raw, frozenset({term.text}), term.start, term.end))
             continue
-        cuts = (0, *_split_points(raw), len(raw)) if len(raw) > 3 else (0, len(raw))
+        cuts = (0, *glued_split_points(raw), len(raw))
         for a, b in itertools.pairwise(cuts):
-            part = raw[a:b]
-            if part:
-                out.append(Token(part, lemma_set(part), term.start + a, term.start + a + len(part)))
+            out.append(Token(raw[a:b], lemma_set(raw[a:b]), term.start + a, term.start + b))
     return out
+
+
+def as_tokens(terms: Iterable[Term]) -> list[Token]:
+    """Already analysed terms (:func:`rulekb.kb.text.analysis.tokens`) as tokens of one lemma each."""
+    return [Token(t.original, frozenset({t.text}), t.start, t.end) for t in terms]
+
+
+def term_tokens(text: str) -> list[Token]:
+    """The analyser of the query side: :func:`rulekb.kb.text.analysis.tokens`, one lemma a word."""
+    return as_tokens(tokens(text))
 
 
 def _is_function_word(word: str) -> bool:
@@ -142,9 +130,6 @@ class Pattern:
     """``rendering``, ``alias``, ``english`` or ``abbreviation``."""
     source_id: str | None = None
     status: str | None = None
-
-    def tokens(self) -> list[Token]:
-        return analyse(self.text)
 
 
 @dataclass(frozen=True)
@@ -173,36 +158,33 @@ def _gap(text: str) -> str:
     return _SOFT_GAP.sub("", text)
 
 
-def edit_distance(a: str, b: str, limit: int = 2) -> int:
-    """Levenshtein distance, giving up (returning ``limit + 1``) once it exceeds ``limit``."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, start=1):
-        current = [i]
-        for j, cb in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        if min(current) > limit:
-            return limit + 1
-        previous = current
-    return previous[-1]
+#: One occurrence found by :meth:`Matcher.spans`: the token range ``[start, end)`` and the pattern.
+Span = tuple[int, int, Pattern]
 
 
 class Matcher:
-    """Finds every occurrence of a set of patterns in a text, by lemma n-grams."""
+    """Finds every occurrence of a set of patterns in a text, by lemma n-grams: the one place that
+    matches lemma sequences of concept names.
 
-    def __init__(self, patterns: Iterable[Pattern]):
+    ``analyser`` reads the patterns and the texts (:func:`analyse` by default). With
+    ``text_rules`` (the default) a pattern in capitals matches only capitals, the text between two
+    words must be the pattern's (spaces and quotes aside) and one-letter patterns are not indexed;
+    without, a pattern's lemmas are all that is matched and the caller applies its own rules."""
+
+    def __init__(self, patterns: Iterable[Pattern], *, analyser: Analyser = analyse, text_rules: bool = True):
+        self.analyser = analyser
+        self.text_rules = text_rules
         self.patterns: list[_Compiled] = []
         self._index: dict[str, list[_Compiled]] = defaultdict(list)
         self._fuzzy: list[tuple[str, _Compiled]] = []
         for pattern in patterns:
-            toks = pattern.tokens()
+            toks = analyser(pattern.text)
             if not toks:
                 continue
-            if len(toks) == 1 and len(toks[0].original) == 1:
+            if text_rules and len(toks) == 1 and len(toks[0].original) == 1:
                 continue  # one-letter abbreviations (S, T, A…) are only looked up exactly
             gaps = tuple(_gap(pattern.text[a.end : b.start]) for a, b in itertools.pairwise(toks))
-            caps = is_caps(pattern.text)
+            caps = text_rules and is_caps(pattern.text)
             compiled = _Compiled(
                 pattern,
                 tuple(t.lemmas for t in toks),
@@ -221,6 +203,9 @@ class Matcher:
         return len(self.patterns)
 
     def _candidates(self, token: Token) -> list[_Compiled]:
+        if len(token.lemmas) == 1:  # a query's term, or a word with one normal form
+            (form,) = token.lemmas
+            return self._index.get(form, [])
         seen: dict[int, _Compiled] = {}
         for form in token.lemmas:
             for compiled in self._index.get(form, ()):
@@ -235,6 +220,8 @@ class Matcher:
             tok = toks[i + k]
             if not compiled.lemmas[k] & tok.lemmas:
                 return False
+            if not self.text_rules:
+                continue
             needs_caps = compiled.caps_in_queries if query else compiled.caps
             if needs_caps and not tok.caps and sum(ch.isalpha() for ch in tok.original) > 1:
                 return False
@@ -242,15 +229,43 @@ class Matcher:
                 return False
         return True
 
-    def find(self, text: str, *, query: bool = False, overlapping: bool = False) -> list[Match]:
-        """Every occurrence, in text order. Without ``overlapping``, the longest match wins
-        (leftmost first); patterns sharing the winning span are all reported."""
-        toks = analyse(text)
+    def _spans(self, toks: Sequence[Token], text: str, query: bool) -> list[tuple[int, int, _Compiled]]:
         found: list[tuple[int, int, _Compiled]] = []
         for i, token in enumerate(toks):
             for compiled in self._candidates(token):
                 if self._fits(compiled, toks, i, text, query):
                     found.append((i, i + len(compiled.lemmas), compiled))
+        return found
+
+    def spans(self, toks: Sequence[Token], text: str = "", *, query: bool = False) -> list[Span]:
+        """Every pattern whose lemmas fit the tokens at some place, overlapping, in token order
+        (``text`` is what ``toks`` were read from, for the text rules)."""
+        return [(a, b, c.pattern) for a, b, c in self._spans(toks, text, query)]
+
+    @staticmethod
+    def leftmost(found: Iterable[Span]) -> list[tuple[int, int, list[Pattern]]]:
+        """Left to right, the longest of the spans starting at each place, with every pattern of
+        that length there; the next place is after it (a query's reading)."""
+        by_start: dict[int, list[Span]] = defaultdict(list)
+        for span in found:
+            by_start[span[0]].append(span)
+        chosen: list[tuple[int, int, list[Pattern]]] = []
+        index, last = 0, max(by_start, default=-1)
+        while index <= last:
+            here = by_start.get(index)
+            if not here:
+                index += 1
+                continue
+            end = max(b for _, b, _ in here)
+            chosen.append((index, end, [p for _, b, p in here if b == end]))
+            index = end
+        return chosen
+
+    def find(self, text: str, *, query: bool = False, overlapping: bool = False) -> list[Match]:
+        """Every occurrence, in text order. Without ``overlapping``, the longest match wins
+        (leftmost first); patterns sharing the winning span are all reported."""
+        toks = self.analyser(text)
+        found = self._spans(toks, text, query)
         if not overlapping:
             found = self._longest(found)
         matches = [
@@ -277,7 +292,7 @@ class Matcher:
     def find_fuzzy(self, text: str, exclude: Iterable[tuple[int, int]] = ()) -> list[Match]:
         """Typo-tolerant matches of aliases and English terms (5+ letters): an edit distance of
         1, or 2 for 8+ letters, over the folded words, outside the spans in ``exclude``."""
-        toks = analyse(text)
+        toks = self.analyser(text)
         blocked = [range(a, b) for a, b in exclude]
         out: list[Match] = []
         for i in range(len(toks)):

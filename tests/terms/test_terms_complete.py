@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from rulekb.corpus.words import is_caps
 from rulekb.kb.termbase import Termbase, TermIndex, headings, unmapped_headings
 from rulekb.kb.termbase.model import BAD_STATUSES
 from rulekb.kb.termbase.occurrences import blocks, line_of
 from rulekb.kb.text.analysis import lemma_key
-from rulekb.kb.text.matcher import is_caps
 
 
 def test_every_heading_names_a_concept_or_is_ignored_with_a_reason(termbase: Termbase) -> None:

@@ -6,6 +6,9 @@ import pytest
 
 from rulekb.corpus.reader import read_lines
 from rulekb.kb.termbase import ConceptFinder, Matcher, Pattern, analyse, edit_distance
+from rulekb.kb.text.analysis import tokens
+from rulekb.kb.text.fuzzy import SlangIndex, deletions, slang_key
+from rulekb.kb.text.matcher import as_tokens, term_tokens
 
 
 @pytest.mark.parametrize(
@@ -114,3 +117,36 @@ def test_edit_distance() -> None:
     assert edit_distance("abc", "abc") == 0
     assert edit_distance("kitten", "sitting", limit=5) == 3
     assert edit_distance("abcdef", "uvwxyz", limit=2) == 3
+
+
+def test_the_longest_span_wins_in_text_the_leftmost_in_a_query() -> None:
+    matcher = Matcher([Pattern("red", "красная модель"), Pattern("enemy", "модель отряда врага")])
+    text = "красная модель отряда врага"
+    assert [m.concept_id for m in matcher.find(text)] == ["enemy"]
+    spans = matcher.spans(analyse(text), text)
+    assert sorted((a, b, p.concept_id) for a, b, p in spans) == [(0, 2, "red"), (1, 4, "enemy")]
+    assert [(a, b, [p.concept_id for p in ps]) for a, b, ps in Matcher.leftmost(spans)] == [(0, 2, ["red"])]
+
+
+def test_query_side_mode_matches_lemmas_only() -> None:
+    patterns = [Pattern("vehicle", "ТРАНСПОРТНОЕ СРЕДСТВО"), Pattern("strength", "S", "abbreviation")]
+    text = "транспортного средства, s"
+    assert Matcher(patterns).find(text) == []  # capitals only, one letter not indexed
+    loose = Matcher(patterns, analyser=term_tokens, text_rules=False)
+    found = {(a, b, p.concept_id) for a, b, p in loose.spans(term_tokens(text), text)}
+    assert found == {(0, 2, "vehicle"), (2, 3, "strength")}
+    terms = list(tokens(text))
+    assert as_tokens(terms)[0].lemmas == frozenset({terms[0].text})
+
+
+def test_slang_index_spellings_stems_and_one_edit() -> None:
+    index = SlangIndex()
+    index.add("баттл-шок", "battle-shock")
+    index.add("реролл", "re-roll")
+    index.add("ховер", "hover")
+    assert index.lookup("Батлшок") == {"battle-shock"}  # the same key
+    assert index.lookup("бэтлшок") == {"battle-shock"}  # one letter changed
+    assert index.lookup("бэтлшок", edits=False) == set()
+    assert index.lookup("рерольнуть") == {"re-roll"}  # the stem
+    assert index.lookup("ховар") == set()  # short words only exactly
+    assert slang_key("ковёр") == slang_key("кавер") and deletions("аб") == {"а", "б"}

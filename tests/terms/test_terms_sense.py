@@ -97,8 +97,8 @@ def test_resolver_uses_cues_headings_and_default(termbase: Termbase) -> None:
 
 
 def test_every_shared_string_has_one_default(termbase: Termbase, index: TermIndex) -> None:
+    from rulekb.corpus.words import is_caps
     from rulekb.kb.text.analysis import lemma_key
-    from rulekb.kb.text.matcher import is_caps
 
     for source in index.sources:
         groups: dict[tuple[tuple[str, ...], bool], list[tuple[str, bool]]] = {}
