@@ -11,9 +11,10 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from rulekb.kb.examples.model import ExamplesFile
 from rulekb.kb.faq.model import FaqFile
 from rulekb.kb.graph.curation import DefinesFile
-from rulekb.kb.paths import DATA_DIR, FAQ_DIR
+from rulekb.kb.paths import DATA_DIR, EXAMPLES_DIR, FAQ_DIR
 from rulekb.kb.termbase.model import TermsFile
 from rulekb.kb.text.vocabulary import EnglishVocabulary, SynonymsFile
 
@@ -39,4 +40,5 @@ DATA_SCHEMAS: tuple[DataSchema, ...] = (
     DataSchema(DATA_DIR / "synonyms.schema.json", SynonymsFile, "synonyms.toml"),
     DataSchema(DATA_DIR / "terms.schema.json", TermsFile, "terms.toml"),
     DataSchema(FAQ_DIR / "faq.schema.json", FaqFile, "*.toml"),
+    DataSchema(EXAMPLES_DIR / "examples.schema.json", ExamplesFile, "*.toml"),
 )

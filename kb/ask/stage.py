@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from rulekb.kb.ask.form import build_edition_vocabulary
+from rulekb.kb.context import BuildContext
 from rulekb.kb.search.index import read_features
 from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.sentences import SENTENCES_FILE, mark_sentences
@@ -14,7 +15,7 @@ from rulekb.kb.text.sentences import SENTENCES_FILE, mark_sentences
 __all__ = ["stage_sentences"]
 
 
-def stage_sentences(ctx: Any) -> None:
+def stage_sentences(ctx: BuildContext) -> None:
     """Build stage: mark every leaf's sentences (``sentences.json``); runs after the index stage."""
     data = read_features(ctx.out)
     out: dict[str, list[list[Any]]] = {}

@@ -1,6 +1,7 @@
-"""Worked examples as data: load, validate, run through the engine, check the quotes against the text.
+"""Worked examples run through the engine, their quotes checked against the text.
 
-Each ``kb/examples/*.toml`` holds ``[[example]]`` tables::
+The files are read and validated by :mod:`rulekb.kb.examples.model` (schema:
+``kb/examples/examples.schema.json``). Each ``kb/examples/*.toml`` holds ``[[example]]`` tables::
 
     [[example]]
     id = "10e-rapid-fire-half-range"          # a slug, unique across all files
@@ -24,20 +25,17 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from rulekb.corpus.citations import NodeLike, missing_quotes, overlapping_nodes
-from rulekb.corpus.errors import CorpusError, ExampleError
-from rulekb.corpus.reader import find_source, read_lines
+from rulekb.corpus.reader import find_source
 from rulekb.engine.errors import EngineError
-from rulekb.engine.runners import RUNNERS, run
+from rulekb.engine.runners import run
 from rulekb.engine.table import parse_table, render_svg
-from rulekb.kb.paths import EXAMPLES_DIR
+from rulekb.kb.examples.model import EXAMPLES_DIR, Citation, Example, load_examples
 
 __all__ = [
     "EXAMPLES_DIR",
@@ -45,6 +43,7 @@ __all__ = [
     "Example",
     "ExampleResult",
     "check_quotes",
+    "example_rule_ids",
     "load_examples",
     "matches",
     "resolve_rule_ids",
@@ -52,37 +51,6 @@ __all__ = [
     "run_examples",
     "to_json_value",
 ]
-
-EXAMPLES_DIR = EXAMPLES_DIR
-_SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_FIELDS = {"id", "title", "printed", "concepts", "rule_ids", "run", "explanation", "citations", "inputs", "expected",
-           "positions", "figure"}
-
-
-@dataclass(frozen=True)
-class Citation:
-    source: str
-    lines: tuple[int, int]
-    quotes: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Example:
-    id: str
-    title: str
-    file: str
-    run: str
-    citations: tuple[Citation, ...]
-    inputs: Mapping[str, Any]
-    expected: Mapping[str, Any]
-    explanation: str
-    concepts: tuple[str, ...] = ()
-    rule_ids: tuple[str, ...] = ()
-    printed: bool = False
-    positions: Mapping[str, Any] | None = None
-    """The table state (``rulekb.engine.table.state.parse_table``): the runner reads it as ``inputs.table``."""
-    figure: Citation | None = None
-    """A lost diagram this example restores: its caption's line(s), quoted."""
 
 
 @dataclass
@@ -94,120 +62,6 @@ class ExampleResult:
     @property
     def ok(self) -> bool:
         return not self.problems
-
-
-def _fail(path: Path, example_id: str, field_name: str, message: str) -> ExampleError:
-    return ExampleError(f"{path.name}: example {example_id!r}: field {field_name!r}: {message}")
-
-
-def _citation(path: Path, eid: str, index: int, raw: Any) -> Citation:
-    where = f"citations[{index}]"
-    if not isinstance(raw, Mapping):
-        raise _fail(path, eid, where, "must be a table {source = ..., lines = [a, b], quotes = [...]}.")
-    unknown = set(raw) - {"source", "lines", "quotes"}
-    if unknown:
-        raise _fail(path, eid, f"{where}.{sorted(unknown)[0]}", "unknown field; use source, lines and quotes.")
-    source = raw.get("source")
-    try:
-        find_source(str(source))
-    except CorpusError as exc:  # names the known sources
-        raise _fail(path, eid, f"{where}.source", exc.message) from exc
-    lines = raw.get("lines")
-    if (
-        not isinstance(lines, list)
-        or len(lines) != 2
-        or not all(isinstance(n, int) and not isinstance(n, bool) for n in lines)
-        or not 1 <= lines[0] <= lines[1]
-    ):
-        raise _fail(path, eid, f"{where}.lines", f"must be [first, last] with 1 <= first <= last, got {lines!r}.")
-    total = len(read_lines(str(source)))
-    if lines[1] > total:
-        raise _fail(path, eid, f"{where}.lines", f"{source} has {total} lines; {lines!r} runs past the end.")
-    quotes = raw.get("quotes", [])
-    if not isinstance(quotes, list) or not quotes or not all(isinstance(q, str) and q.strip() for q in quotes):
-        raise _fail(path, eid, f"{where}.quotes", "must be a non-empty list of exact quotes from those lines.")
-    return Citation(str(source), (lines[0], lines[1]), tuple(quotes))
-
-
-def _example(path: Path, raw: Any, index: int) -> Example:
-    if not isinstance(raw, Mapping):
-        raise ExampleError(f"{path.name}: [[example]] #{index} is not a table.")
-    eid = raw.get("id")
-    if not isinstance(eid, str) or not _SLUG.match(eid):
-        raise ExampleError(f"{path.name}: [[example]] #{index}: field 'id' must be a slug like '10e-blast', got {eid!r}.")
-    unknown = set(raw) - _FIELDS
-    if unknown:
-        raise _fail(path, eid, sorted(unknown)[0], f"unknown field; known fields: {', '.join(sorted(_FIELDS))}.")
-    for name in ("title", "run", "explanation"):
-        if not isinstance(raw.get(name), str) or not raw[name].strip():
-            raise _fail(path, eid, name, "is required and must be a non-empty string.")
-    if raw["run"] not in RUNNERS:
-        raise _fail(path, eid, "run", f"unknown runner {raw['run']!r}; known: {', '.join(sorted(RUNNERS))}.")
-    for name in ("concepts", "rule_ids"):
-        value = raw.get(name, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise _fail(path, eid, name, "must be a list of strings.")
-    bad = [c for c in raw.get("concepts", []) if not _SLUG.match(c)]
-    if bad or not raw.get("concepts"):
-        raise _fail(path, eid, "concepts", f"needs at least one English slug concept id (bad: {bad!r}).")
-    for name in ("inputs", "expected"):
-        if not isinstance(raw.get(name), Mapping):
-            raise _fail(path, eid, name, "is required and must be a table.")
-    if not raw["expected"]:
-        raise _fail(path, eid, "expected", "must name at least one result to check.")
-    citations = raw.get("citations")
-    if not isinstance(citations, list) or not citations:
-        raise _fail(path, eid, "citations", "needs at least one citation of the rule's lines.")
-    printed = raw.get("printed", False)
-    if not isinstance(printed, bool):
-        raise _fail(path, eid, "printed", "must be true or false.")
-    positions = raw.get("positions")
-    if positions is not None:
-        if not isinstance(positions, Mapping):
-            raise _fail(path, eid, "positions", "must be a table of units, terrain, objectives and moves.")
-        if "table" in raw["inputs"]:
-            raise _fail(path, eid, "inputs.table", "the table comes from 'positions'; remove inputs.table.")
-        try:
-            parse_table(positions)
-        except EngineError as exc:
-            raise _fail(path, eid, "positions", str(exc)) from exc
-    figure = _citation(path, eid, 0, raw["figure"]) if "figure" in raw else None
-    return Example(
-        id=eid,
-        title=raw["title"].strip(),
-        file=path.name,
-        run=raw["run"],
-        citations=tuple(_citation(path, eid, i, c) for i, c in enumerate(citations)),
-        inputs=dict(raw["inputs"]),
-        expected=dict(raw["expected"]),
-        explanation=" ".join(raw["explanation"].split()),
-        concepts=tuple(raw["concepts"]),
-        rule_ids=tuple(raw.get("rule_ids", [])),
-        printed=printed,
-        positions=dict(positions) if positions is not None else None,
-        figure=figure,
-    )
-
-
-def load_examples(directory: Path = EXAMPLES_DIR) -> list[Example]:
-    """Every example of every ``*.toml`` file, validated; ids must be unique across files."""
-    examples: list[Example] = []
-    seen: dict[str, str] = {}
-    for path in sorted(directory.glob("*.toml")):
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise ExampleError(f"{path.name}: not valid TOML: {exc}. Fix the syntax.") from exc
-        entries = data.get("example")
-        if not isinstance(entries, list):
-            raise ExampleError(f"{path.name}: no [[example]] tables; each file holds a list of them.")
-        for index, raw in enumerate(entries, start=1):
-            example = _example(path, raw, index)
-            if example.id in seen:
-                raise _fail(path, example.id, "id", f"already used in {seen[example.id]}; ids must be unique.")
-            seen[example.id] = path.name
-            examples.append(example)
-    return examples
 
 
 # --- checking ---------------------------------------------------------------------------------------
@@ -313,6 +167,14 @@ def resolve_rule_ids(citations: Iterable[Citation], nodes: Iterable[NodeLike]) -
     return [node.id for node in node_list if node.id in found]
 
 
+def example_rule_ids(example: Example, nodes: Sequence[NodeLike]) -> list[str]:
+    """The rules ``example`` demonstrates: the ids it names, then the leaves its citations and its
+    figure overlap (the graph's «demonstrates» edges and ``rulekb examples --json`` both read it)."""
+    named = list(example.rule_ids)
+    cited = example.citations + ((example.figure,) if example.figure is not None else ())
+    return named + [r for r in resolve_rule_ids(cited, nodes) if r not in named]
+
+
 def run_examples(
     examples: Sequence[Example] | None = None, nodes: Iterable[NodeLike] | None = None
 ) -> list[dict[str, Any]]:
@@ -327,8 +189,7 @@ def run_examples(
         if node_list is not None:
             known = {n.id for n in node_list}
             checked.problems.extend(f"rule id {r!r} is not a node" for r in rule_ids if r not in known)
-            cited = example.citations + ((example.figure,) if example.figure is not None else ())
-            rule_ids += [r for r in resolve_rule_ids(cited, node_list) if r not in rule_ids]
+            rule_ids = example_rule_ids(example, node_list)
         out.append({
             "id": example.id,
             "title": example.title,

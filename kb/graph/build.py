@@ -16,7 +16,8 @@ from rulekb.corpus.errors import LinkError
 from rulekb.corpus.models import NON_RULE_KINDS, NodeKind, ParseIssue, RuleNode
 from rulekb.corpus.parser import ParsedCorpus
 from rulekb.kb.context import BuildContext, dump_json
-from rulekb.kb.graph.curation import load_curation, load_examples
+from rulekb.kb.examples.model import load_examples
+from rulekb.kb.graph.curation import link_examples, load_curation
 from rulekb.kb.graph.linker import Links, link
 from rulekb.kb.graph.outline import Outline
 from rulekb.kb.graph.queries import (
@@ -239,7 +240,7 @@ def stage_graph(ctx: BuildContext) -> None:
     page the corpus does not hold) are logged and kept in ``graph.json``."""
     termbase = project_termbase()
     links = link(ctx.corpus, termbase, load_curation())
-    examples, example_issues = load_examples(ctx.corpus.nodes)
+    examples, example_issues = link_examples(ctx.corpus.nodes, load_examples())
     stats = rendering_stats(termbase)
     links.issues[:] = link_issues(ctx.corpus, links, termbase, stats, example_issues)
     graph = build_graph(ctx.corpus, links, termbase, stats, examples)

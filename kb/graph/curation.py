@@ -23,7 +23,6 @@ next (the 10th-edition stratagems run into each other).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,11 +34,12 @@ from rulekb.corpus.citations import normalise_space
 from rulekb.corpus.errors import LinkError
 from rulekb.corpus.models import NON_RULE_KINDS, RuleNode
 from rulekb.kb.datafile import read_toml, validation_problem
+from rulekb.kb.examples.model import Example
+from rulekb.kb.examples.worked import example_rule_ids
 from rulekb.kb.paths import DATA_DIR, EXAMPLES_DIR, PROJECT_ROOT
 
 __all__ = [
     "DEFAULT_DEFINES",
-    "DEFAULT_EXAMPLES",
     "CuratedDefine",
     "CuratedReference",
     "Curation",
@@ -47,15 +47,14 @@ __all__ = [
     "Mechanic",
     "Undefined",
     "covering_leaves",
+    "link_examples",
     "load_curation",
-    "load_examples",
     "normalise_space",
     "project_path",
     "span_text",
 ]
 
 DEFAULT_DEFINES = DATA_DIR / "defines.toml"
-DEFAULT_EXAMPLES = EXAMPLES_DIR
 
 
 @dataclass(frozen=True)
@@ -295,52 +294,26 @@ def covering_leaves(nodes: Iterable[RuleNode], source_id: str, lines: tuple[int,
 # --- worked examples -----------------------------------------------------------------------------
 
 
-def _example_entries(data: dict[str, Any]) -> list[dict[str, Any]]:
-    if isinstance(data.get("example"), list):
-        return [e for e in data["example"] if isinstance(e, dict)]
-    return [data] if "id" in data else []
-
-
-def load_examples(
-    nodes: Sequence[RuleNode], directory: Path | None = None
+def link_examples(
+    nodes: Sequence[RuleNode], examples: Iterable[Example]
 ) -> tuple[list[dict[str, Any]], list[LinkIssue]]:
-    """The worked examples of ``kb/examples/*.toml`` as ``{"id", "title", "concepts", "rule_ids"}``.
+    """The worked examples (:func:`rulekb.kb.examples.model.load_examples`) as graph entries
+    ``{"id", "title", "concepts", "rule_ids"}``.
 
-    An example demonstrates the rule ids it names and the rule leaves covering its citations
-    (``source`` + ``lines``); a named id that is not a node is a dangling link (an error)."""
-    directory = directory if directory is not None else DEFAULT_EXAMPLES
+    An example demonstrates the rules :func:`rulekb.kb.examples.worked.example_rule_ids` finds; a
+    named id that is not a node is a dangling link (an error)."""
     known = {n.id for n in nodes}
-    examples: list[dict[str, Any]] = []
+    linked: list[dict[str, Any]] = []
     issues: list[LinkIssue] = []
-    for path in sorted(directory.glob("*.toml")) if directory.is_dir() else []:
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            issues.append(LinkIssue("error", project_path(path), 1, f"not valid TOML: {exc}", "bad-example"))
-            continue
-        for entry in _example_entries(data):
-            example_id = str(entry["id"])
-            targets: list[str] = []
-            named = entry.get("rule_ids", entry.get("rules", []))
-            for rule_id in named if isinstance(named, list) else []:
-                if rule_id in known:
-                    targets.append(str(rule_id))
-                else:
-                    issues.append(
-                        LinkIssue("error", project_path(path), 1, f"example {example_id!r} names unknown rule id {rule_id!r}", "dangling")
-                    )
-            for citation in entry.get("citations", []) if isinstance(entry.get("citations"), list) else []:
-                lines = citation.get("lines") if isinstance(citation, dict) else None
-                source = citation.get("source") if isinstance(citation, dict) else None
-                if isinstance(source, str) and isinstance(lines, list) and len(lines) == 2:
-                    targets.extend(n.id for n in covering_leaves(nodes, source, (int(lines[0]), int(lines[1]))))
-            examples.append(
-                {
-                    "id": example_id,
-                    "title": str(entry.get("title", "")),
-                    "concepts": [str(c) for c in entry.get("concepts", [])],
-                    "rule_ids": sorted(set(targets)),
-                }
-            )
-    return sorted(examples, key=lambda e: e["id"]), issues
-
+    for example in examples:
+        where = project_path(EXAMPLES_DIR / example.file)
+        targets = [r for r in example_rule_ids(example, nodes) if r in known]
+        issues.extend(
+            LinkIssue("error", where, 1, f"example {example.id!r} names unknown rule id {r!r}", "dangling")
+            for r in example.rule_ids
+            if r not in known
+        )
+        linked.append(
+            {"id": example.id, "title": example.title, "concepts": list(example.concepts), "rule_ids": sorted(set(targets))}
+        )
+    return sorted(linked, key=lambda e: e["id"]), issues

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 
 from rulekb.corpus.models import RuleNode
 from rulekb.corpus.parser import ParsedCorpus
-from rulekb.kb.graph.curation import LinkIssue, load_examples
+from rulekb.kb.examples.model import load_examples
+from rulekb.kb.graph.curation import LinkIssue, link_examples
 from rulekb.kb.graph.linker import Links, link
 from rulekb.kb.graph.references import Reference
 from rulekb.kb.graph.resolve import page_span
@@ -112,5 +113,5 @@ def validate(corpus: ParsedCorpus) -> list[str]:
     each (``file:line: severity: message``); called by ``rulekb check``."""
     termbase = project_termbase()
     links = link(corpus, termbase)
-    _, example_issues = load_examples(corpus.nodes)
+    _, example_issues = link_examples(corpus.nodes, load_examples())
     return [str(issue) for issue in link_issues(corpus, links, termbase, rendering_stats(termbase), example_issues)]

@@ -91,9 +91,9 @@ def test_resolve_rule_ids_with_synthetic_nodes() -> None:
         Node("a/three", "a", (10, 12)),
         Node("b/one", "b", (1, 20)),
     ]
-    assert resolve_rule_ids([Citation("a", (5, 6), ("x",))], nodes) == ["a/one", "a/two"]
-    assert resolve_rule_ids([Citation("a", (1, 1), ("x",))], nodes) == []
-    assert resolve_rule_ids([Citation("b", (3, 3), ("x",)), Citation("a", (11, 11), ("x",))], nodes) == [
+    assert resolve_rule_ids([Citation(source="a", lines=(5, 6), quotes=("x",))], nodes) == ["a/one", "a/two"]
+    assert resolve_rule_ids([Citation(source="a", lines=(1, 1), quotes=("x",))], nodes) == []
+    assert resolve_rule_ids([Citation(source="b", lines=(3, 3), quotes=("x",)), Citation(source="a", lines=(11, 11), quotes=("x",))], nodes) == [
         "a/three", "b/one"]
 
 

@@ -12,14 +12,9 @@ import pytest
 from rulekb.corpus.models import NON_RULE_KINDS
 from rulekb.corpus.parser import ParsedCorpus
 from rulekb.kb.build import build
+from rulekb.kb.examples.model import EXAMPLES_DIR, load_examples
 from rulekb.kb.graph.build import build_graph, graph_data
-from rulekb.kb.graph.curation import (
-    DEFAULT_EXAMPLES,
-    covering_leaves,
-    load_curation,
-    load_examples,
-    span_text,
-)
+from rulekb.kb.graph.curation import covering_leaves, link_examples, load_curation, span_text
 from rulekb.kb.graph.linker import link
 from rulekb.kb.graph.queries import EDGE_KINDS, GRAPH_SCHEMA, KnowledgeGraph, load_graph
 from rulekb.kb.termbase.model import default_termbase
@@ -59,7 +54,7 @@ def test_every_edge_kind_is_present(data: dict[str, Any]) -> None:
     assert set(counts) == set(EDGE_KINDS)
     # Worked examples come from kb/examples/*.toml; without any, «demonstrates» has nothing to link
     # (test_examples_demonstrate_rules builds it from an example file of its own).
-    has_examples = any(DEFAULT_EXAMPLES.glob("*.toml"))
+    has_examples = any(EXAMPLES_DIR.glob("*.toml"))
     wanted = set(EDGE_KINDS) - (set() if has_examples else {"demonstrates"})
     assert all(counts[kind] > 0 for kind in wanted), counts
     types = {"source", "rule", "concept", "rendering"} | ({"example"} if has_examples else set())
@@ -69,18 +64,25 @@ def test_every_edge_kind_is_present(data: dict[str, Any]) -> None:
 def test_examples_demonstrate_rules(corpus: ParsedCorpus, tmp_path: Path) -> None:
     (leaf,) = covering_leaves(corpus.nodes, "6e-assault", (60, 60))
     (cited,) = covering_leaves(corpus.nodes, "kt", (3, 3))
+    # a restored diagram's caption: the example demonstrates the rule the figure illustrates too
+    pictured = next(n for n in corpus.nodes if n.source_id == "kt" and n.is_leaf and n.lines[0] > cited.lines[1])
     (tmp_path / "charge.toml").write_text(
         f'''[[example]]
 id = "charge-range"
 title = "Charge range 2D6"
 concepts = ["charge-roll"]
 rule_ids = ["{leaf.id}", "6e-assault/no-such-node"]
+run = "dice.expression"
+explanation = "2D6"
 citations = [{{ source = "kt", lines = [3, 3], quotes = ["Огонь на упреждение"] }}]
+figure = {{ source = "kt", lines = [{pictured.lines[0]}, {pictured.lines[0]}], quotes = ["x"] }}
+inputs = {{ expr = "2D6" }}
+expected = {{ min = 2 }}
 ''',
         encoding="utf-8",
     )
-    examples, issues = load_examples(corpus.nodes, tmp_path)
-    assert [e["rule_ids"] for e in examples] == [sorted([leaf.id, cited.id])]
+    examples, issues = link_examples(corpus.nodes, load_examples(tmp_path))
+    assert [e["rule_ids"] for e in examples] == [sorted([leaf.id, cited.id, pictured.id])]
     assert [(i.severity, i.code) for i in issues] == [("error", "dangling")]
     assert "6e-assault/no-such-node" in issues[0].message
     termbase = default_termbase()
@@ -88,6 +90,7 @@ citations = [{{ source = "kt", lines = [3, 3], quotes = ["Огонь на упр
     kg = KnowledgeGraph(graph_data(build_graph(corpus, links, termbase, {}, examples), links))
     assert kg.neighbours(leaf.id)["examples"] == ["charge-range"]
     assert kg.neighbours(cited.id)["examples"] == ["charge-range"]
+    assert kg.neighbours(pictured.id)["examples"] == ["charge-range"]
 
 
 def test_hierarchy_and_sequence_cover_the_corpus(kg: KnowledgeGraph, corpus: ParsedCorpus) -> None:
