@@ -29,7 +29,33 @@ from rulekb.kb.search.weights import BM25_B, BM25_K1, CONCEPT_FULL_WEIGHT_AT, FI
 from rulekb.kb.store import default_build_dir, require_build
 from rulekb.kb.text.analysis import lemma_key
 
-__all__ = ["KnowledgeIndex", "Postings", "get_index"]
+__all__ = ["KnowledgeIndex", "LeafSets", "Postings", "get_index"]
+
+
+class LeafSets:
+    """What the reranker reads of one leaf, as sets built once when the index opens: every question
+    only looks them up (:func:`rulekb.kb.search.ranking.search_parsed` reranks 60 leaves a question)."""
+
+    __slots__ = ("concepts", "defines", "heading", "mentions", "sentences", "term_sentences", "text")
+
+    def __init__(self, features: NodeFeatures, text: frozenset[str], sentences: tuple[frozenset[str], ...]) -> None:
+        self.heading: frozenset[str] = frozenset(features.heading_lemmas)
+        """Lemmas of the leaf's headings."""
+        self.text = text
+        """Lemmas of the leaf's text."""
+        self.sentences = sentences
+        """Each sentence's lemmas, in order."""
+        holders: dict[str, list[int]] = {}
+        for position, sentence in enumerate(sentences):
+            for term in sentence:
+                holders.setdefault(term, []).append(position)
+        self.term_sentences: dict[str, tuple[int, ...]] = {term: tuple(found) for term, found in holders.items()}
+        """Lemma of the text → the sentences that hold it."""
+        self.defines: frozenset[str] = frozenset(features.defines)
+        self.mentions: frozenset[str] = frozenset(features.concepts) - self.defines
+        """Concepts the leaf mentions and does not define."""
+        self.concepts: frozenset[str] = frozenset(features.concepts) | self.defines
+        """Concepts the leaf mentions or defines."""
 
 
 class KnowledgeIndex:
@@ -56,6 +82,9 @@ class KnowledgeIndex:
         }
         self.text_terms: dict[str, frozenset[str]] = {
             f.id: frozenset(t for sentence in f.sentence_lemmas for t in sentence) for f in self.features.values()
+        }
+        self.leaf_sets: dict[str, LeafSets] = {
+            f.id: LeafSets(f, self.text_terms[f.id], self.sentence_sets[f.id]) for f in self.features.values()
         }
         self.concept_nodes: dict[str, dict[str, list[str]]] = data["concept_nodes"]
         self.vocabulary: frozenset[str] = frozenset(data["vocabulary"])
