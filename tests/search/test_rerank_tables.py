@@ -63,3 +63,55 @@ def test_cover_equals_the_plain_computation(built: Path, edition: str | None) ->
             checked += 1
             carried += fast[1] > 0
     assert checked > 500 and carried > 100
+
+
+def plain_snippet(text: str, terms: set[str], width: int = 240) -> str:
+    """The snippet as it was computed before the per-leaf spans: every word of the leaf walked,
+    every window counted mark by mark."""
+    import html
+
+    from rulekb.kb.text.analysis import tokens
+
+    marks = [(t.start, t.end) for t in tokens(text) if t.text in terms]
+    if len(text) <= width:
+        start, end = 0, len(text)
+    else:
+        best_start, best_count = 0, -1
+        for mark_start, _ in marks or [(0, 0)]:
+            window_start = max(0, mark_start - width // 4)
+            count = sum(1 for s, e in marks if s >= window_start and e <= window_start + width)
+            if count > best_count:
+                best_start, best_count = window_start, count
+        start, end = best_start, min(len(text), best_start + width)
+        while start > 0 and not text[start - 1].isspace():
+            start -= 1
+    parts = ["…" if start > 0 else ""]
+    cursor = start
+    for mark_start, mark_end in marks:
+        if mark_start < start or mark_end > end:
+            continue
+        parts.append(html.escape(text[cursor:mark_start]))
+        parts.append(f"<b>{html.escape(text[mark_start:mark_end])}</b>")
+        cursor = mark_end
+    parts.append(html.escape(text[cursor:end]))
+    if end < len(text):
+        parts.append("…")
+    return " ".join("".join(parts).split())
+
+
+@pytest.mark.parametrize("width", [240, 80])
+def test_snippets_equal_the_plain_computation(built: Path, width: int) -> None:
+    from rulekb.kb.search.snippets import snippet
+
+    index = get_index(built)
+    checked = windowed = 0
+    for question in dev_questions(80):
+        parsed = index.parse(question)
+        terms = {t.text for t in parsed.terms if t.origin != "light"}
+        for _, docnum in sorted(bm25_scores(index, parsed))[-10:]:
+            features = index.by_docnum[docnum]
+            fast = snippet(features, terms, width)
+            assert fast == plain_snippet(features.text, terms, width), (question, features.id)
+            checked += 1
+            windowed += fast.startswith("…") and "<b>" in fast
+    assert checked > 300 and windowed > 20
