@@ -25,6 +25,7 @@ from rulekb.kb.search.query import (
     load_vocabulary,
     parse_query,
 )
+from rulekb.kb.search.readings import use_built_readings
 from rulekb.kb.search.weights import BM25_B, BM25_K1, CONCEPT_FULL_WEIGHT_AT, FIELD_B, FIELDS
 from rulekb.kb.store import default_build_dir, require_build
 from rulekb.kb.text.analysis import lemma_key
@@ -90,6 +91,7 @@ class KnowledgeIndex:
         self.vocabulary: frozenset[str] = frozenset(data["vocabulary"])
         self.speller = Speller(data["surface"], self.vocabulary)
         self.variants: dict[str, list[str]] = data.get("variants", {})
+        use_built_readings(data.get("readings", {}))  # a build before the table: every form is analysed
         # the concept matcher of the same build as the index (a build without termbase.json: the project's)
         built = open_knowledge_base(self.build_dir)
         self.matcher: ConceptMatcher = built.concept_matcher or default_matcher()

@@ -1,5 +1,5 @@
-"""The reranker's per-leaf tables and per-question bit masks are an optimisation: the plain
-computation over the leaf's features is their oracle (the same floats, not approximately)."""
+"""The search path's tables and shortcuts (the reranker's per-leaf sets and bit masks, the snippets' spans,
+the build's readings) are optimisations: the plain computation is their oracle (the same values, exactly)."""
 
 from __future__ import annotations
 
@@ -115,3 +115,20 @@ def test_snippets_equal_the_plain_computation(built: Path, width: int) -> None:
             checked += 1
             windowed += fast.startswith("…") and "<b>" in fast
     assert checked > 300 and windowed > 20
+
+
+def test_built_readings_are_the_analysed_readings(built: Path) -> None:
+    """The build's table of readings, which a question's words are looked up in, holds what
+    pymorphy3 gives each form of the texts, and is what the index opened for this build uses."""
+    from rulekb.kb.search import readings as module
+    from rulekb.kb.search.index import read_features
+
+    get_index(built)
+    table = read_features(built)["readings"]
+    assert len(table) > 1000 and {form: tuple(found) for form, found in table.items()} == module._BUILT
+    ambiguous = 0
+    for form, found in table.items():
+        assert tuple(found) == module._readings(form), form
+        assert module.readings(form.capitalize()) == module._readings(form.capitalize())
+        ambiguous += len(found) > 1
+    assert ambiguous > 100
