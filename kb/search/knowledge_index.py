@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -123,8 +124,9 @@ class KnowledgeIndex:
         return list(result)
 
     def lemmas_of(self, phrase: str) -> tuple[str, ...]:
-        """The analysed terms of a short phrase (``rulekb.kb.text.analysis`` caches the lemmas)."""
-        return lemma_key(phrase)
+        """The analysed terms of a short phrase (a concept's phrase: the same few come back question
+        after question), cached per process."""
+        return _phrase_lemmas(phrase)
 
     def concept_weight(self, concept: str) -> float:
         """How specific a concept is, in (0, 1]: 1 for one named in a handful of leaves, less for
@@ -163,6 +165,11 @@ class KnowledgeIndex:
             variants=self.variants,
             synonyms=self.synonyms,
         )
+
+
+@lru_cache(maxsize=8192)
+def _phrase_lemmas(phrase: str) -> tuple[str, ...]:
+    return lemma_key(phrase)
 
 
 _INDEXES: dict[tuple[int, str, int], KnowledgeIndex] = {}
