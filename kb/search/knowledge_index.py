@@ -149,9 +149,13 @@ class KnowledgeIndex:
         return value
 
     def idf(self, term: str) -> float:
-        """Inverse document frequency of a lemma over the leaves' text (cached)."""
+        """Inverse document frequency of a lemma over the leaves' text (cached). A term no leaf holds
+        has the largest, :attr:`max_idf` — what Whoosh computes for a document frequency of 0 —
+        without asking Whoosh, and is not kept: players' words outside the texts are endless."""
         value = self._idf.get(term)
         if value is None:
+            if term not in self.field_terms["text"]:
+                return self.max_idf
             value = self._idf[term] = float(self.searcher.idf("text", term))
         return value
 

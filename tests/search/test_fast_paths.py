@@ -132,3 +132,13 @@ def test_built_readings_are_the_analysed_readings(built: Path) -> None:
         assert module.readings(form.capitalize()) == module._readings(form.capitalize())
         ambiguous += len(found) > 1
     assert ambiguous > 100
+
+
+def test_idf_of_a_term_no_leaf_holds_is_whooshs(built: Path) -> None:
+    """A term outside the texts gets the IDF Whoosh computes for it, without being kept."""
+    index = get_index(built)
+    for term in ("зачарджил", "qwertyuiop", "\u0001", "ран"):
+        expected = float(index.searcher.idf("text", term))
+        assert index.idf(term) == expected
+        assert (term in index._idf) == (term in index.field_terms["text"])
+    assert index.idf("рана") == float(index.searcher.idf("text", "рана")) < index.max_idf
