@@ -142,3 +142,10 @@ def test_idf_of_a_term_no_leaf_holds_is_whooshs(built: Path) -> None:
         assert index.idf(term) == expected
         assert (term in index._idf) == (term in index.field_terms["text"])
     assert index.idf("рана") == float(index.searcher.idf("text", "рана")) < index.max_idf
+
+
+def test_pymorphy3_reads_its_dictionaries_with_the_compiled_reader() -> None:
+    """``pymorphy3[fast]`` is a dependency: without DAWG2 every new word costs several times more."""
+    import pymorphy3.dawg
+
+    assert pymorphy3.dawg.EXTENSION_AVAILABLE
