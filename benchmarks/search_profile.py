@@ -36,7 +36,7 @@ PARTS = (
     ("  answer card", "kb/ask/answer.py", "_card"),
     ("template", "flask/templating.py", "render_template"),
     ("hit markup", "webapp/views/search.py", "display_hits"),
-    ("entity tag and gzip", "webapp/caching.py", "_validate_and_compress"),
+    ("entity tag and gzip", "webapp/caching.py", "validate_and_compress"),
 )
 
 
