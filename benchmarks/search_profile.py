@@ -29,14 +29,14 @@ sys.path.insert(0, str(ROOT))
 
 #: the parts of a request the profile is summed over (a function's cumulative time)
 PARTS = (
-    ("rulekb.kb.ask.answer", "kb/ask.py", "ask"),
-    ("  query parsing", "kb/search.py", "parse"),
-    ("  retrieval (BM25F, rerank, snippets)", "kb/search.py", "search_parsed"),
-    ("  FAQ match", "kb/ask.py", "faq_matches"),
-    ("  answer card", "kb/ask.py", "_card"),
+    ("rulekb.kb.ask.answer", "kb/ask/answer.py", "ask"),
+    ("  query parsing", "kb/search/knowledge_index.py", "parse"),
+    ("  retrieval (BM25F, rerank, snippets)", "kb/search/ranking.py", "search_parsed"),
+    ("  FAQ match", "kb/ask/faq_pick.py", "faq_matches"),
+    ("  answer card", "kb/ask/answer.py", "_card"),
     ("template", "flask/templating.py", "render_template"),
     ("hit markup", "webapp/views/search.py", "display_hits"),
-    ("entity tag and gzip", "webapp/caching.py", "_validate_and_compress"),
+    ("entity tag and gzip", "webapp/caching.py", "validate_and_compress"),
 )
 
 

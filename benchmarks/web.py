@@ -25,7 +25,8 @@ with 2 sync workers on 127.0.0.1 over a knowledge base built into a temporary di
 
    Beside req/s and latencies each route prints the CPU time the server's processes spent per
    request (``/proc``: the gunicorn master and workers), a figure that swings less than req/s when
-   other work shares the cores; the ratios print both against the static route.
+   other work shares the cores; the ratios print both against the static route. Last, each
+   worker's peak resident memory (``VmHWM``) after everything it served.
 
    The routes are interleaved in ``--rounds`` rounds (a quarter of each route's requests, then
    the next route, …), so a drift in the machine's load falls on every route alike.
@@ -123,6 +124,24 @@ def server_cpu(group: int) -> float:
         if int(fields[2]) == group:  # pgrp
             total += int(fields[11]) + int(fields[12])  # utime, stime
     return total / TICK
+
+
+def peak_memory(group: int, master: int) -> list[float]:
+    """Peak resident memory (``VmHWM``, MB) of each process of process group ``group`` but the
+    gunicorn master: the workers, after what they served."""
+    peaks = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) != group or int(stat.parent.name) == master:
+                continue
+            status = (stat.parent / "status").read_text()
+        except (OSError, ValueError):
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                peaks.append(int(line.split()[1]) / 1024)
+    return sorted(peaks)
 
 
 def load(
@@ -394,6 +413,8 @@ def main() -> None:
         search_run = runs["search"]
         ms = [x * 1000 for x in search_run.latencies] or [0.0]
         print(f"search page: mean {statistics.fmean(ms):.1f} ms per request under load")
+        peaks = ", ".join(f"{mb:.0f}" for mb in peak_memory(server.pid, server.pid))
+        print(f"peak memory per worker (VmHWM): {peaks} MB")
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:

@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -105,8 +106,14 @@ def searchable(node: RuleNode) -> bool:
 
 def concepts_in(matcher: ConceptMatcher, text: str) -> list[str]:
     """The concepts ``matcher`` finds in ``text``, each once, in text order."""
+    return list(_concepts_in(matcher, text))
+
+
+@lru_cache(maxsize=4096)
+def _concepts_in(matcher: ConceptMatcher, text: str) -> tuple[str, ...]:
+    # cached: the answer card asks for the concepts of the same rulings question after question
     found = matcher.match_terms(list(tokens(text)), query=False, raw=text)
-    return list(dict.fromkeys(m.concept for m in found))
+    return tuple(dict.fromkeys(m.concept for m in found))
 
 
 @dataclass

@@ -5,7 +5,7 @@ every rule leaf (rule, summary, list, example, table — never a table of conten
 preface or a page marker) and ``features.json`` beside it, the per-node data search needs at
 query time without touching the texts again: breadcrumb, citation, sentences with their lemmas,
 the concepts a node mentions and defines, the lemma vocabulary and the surface word list for
-spelling correction.
+spelling correction, and each surface word's readings (:func:`rulekb.kb.search.readings.built_readings`).
 
 Fields: ``id``, ``source_id``, ``edition``, ``kind`` (exact ids); ``title`` — the heading the
 leaf sits under (boosted); ``path`` — the headings above it (lower boost); ``text`` — the
@@ -43,6 +43,7 @@ from rulekb.kb.search.features import (
     split_sentences,
 )
 from rulekb.kb.search.query import ConceptMatcher, default_matcher, reading_links
+from rulekb.kb.search.readings import built_readings
 from rulekb.kb.store import build_stamp
 from rulekb.kb.text.analysis import fold, tokens
 
@@ -205,6 +206,7 @@ def build_index(
         "vocabulary": dict(sorted(vocabulary.items())),
         "surface": dict(sorted(surface.items())),
         "variants": {k: v for k, v in reading_links(surface).items() if k in vocabulary or set(v) & vocabulary.keys()},
+        "readings": built_readings(surface),
     }
     (out / FEATURES_FILE).write_text(json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8")
     return {

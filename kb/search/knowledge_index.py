@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +26,38 @@ from rulekb.kb.search.query import (
     load_vocabulary,
     parse_query,
 )
+from rulekb.kb.search.readings import use_built_readings
 from rulekb.kb.search.weights import BM25_B, BM25_K1, CONCEPT_FULL_WEIGHT_AT, FIELD_B, FIELDS
 from rulekb.kb.store import default_build_dir, require_build
 from rulekb.kb.text.analysis import lemma_key
 
-__all__ = ["KnowledgeIndex", "Postings", "get_index"]
+__all__ = ["KnowledgeIndex", "LeafSets", "Postings", "get_index"]
+
+
+class LeafSets:
+    """What the reranker reads of one leaf, as sets built once when the index opens: every question
+    only looks them up (:func:`rulekb.kb.search.ranking.search_parsed` reranks 60 leaves a question)."""
+
+    __slots__ = ("concepts", "defines", "heading", "mentions", "sentences", "term_sentences", "text")
+
+    def __init__(self, features: NodeFeatures, text: frozenset[str], sentences: tuple[frozenset[str], ...]) -> None:
+        self.heading: frozenset[str] = frozenset(features.heading_lemmas)
+        """Lemmas of the leaf's headings."""
+        self.text = text
+        """Lemmas of the leaf's text."""
+        self.sentences = sentences
+        """Each sentence's lemmas, in order."""
+        holders: dict[str, list[int]] = {}
+        for position, sentence in enumerate(sentences):
+            for term in sentence:
+                holders.setdefault(term, []).append(position)
+        self.term_sentences: dict[str, tuple[int, ...]] = {term: tuple(found) for term, found in holders.items()}
+        """Lemma of the text → the sentences that hold it."""
+        self.defines: frozenset[str] = frozenset(features.defines)
+        self.mentions: frozenset[str] = frozenset(features.concepts) - self.defines
+        """Concepts the leaf mentions and does not define."""
+        self.concepts: frozenset[str] = frozenset(features.concepts) | self.defines
+        """Concepts the leaf mentions or defines."""
 
 
 class KnowledgeIndex:
@@ -57,10 +85,14 @@ class KnowledgeIndex:
         self.text_terms: dict[str, frozenset[str]] = {
             f.id: frozenset(t for sentence in f.sentence_lemmas for t in sentence) for f in self.features.values()
         }
+        self.leaf_sets: dict[str, LeafSets] = {
+            f.id: LeafSets(f, self.text_terms[f.id], self.sentence_sets[f.id]) for f in self.features.values()
+        }
         self.concept_nodes: dict[str, dict[str, list[str]]] = data["concept_nodes"]
         self.vocabulary: frozenset[str] = frozenset(data["vocabulary"])
         self.speller = Speller(data["surface"], self.vocabulary)
         self.variants: dict[str, list[str]] = data.get("variants", {})
+        use_built_readings(data.get("readings", {}))  # a build before the table: every form is analysed
         # the concept matcher of the same build as the index (a build without termbase.json: the project's)
         built = open_knowledge_base(self.build_dir)
         self.matcher: ConceptMatcher = built.concept_matcher or default_matcher()
@@ -92,8 +124,9 @@ class KnowledgeIndex:
         return list(result)
 
     def lemmas_of(self, phrase: str) -> tuple[str, ...]:
-        """The analysed terms of a short phrase (``rulekb.kb.text.analysis`` caches the lemmas)."""
-        return lemma_key(phrase)
+        """The analysed terms of a short phrase (a concept's phrase: the same few come back question
+        after question), cached per process."""
+        return _phrase_lemmas(phrase)
 
     def concept_weight(self, concept: str) -> float:
         """How specific a concept is, in (0, 1]: 1 for one named in a handful of leaves, less for
@@ -116,9 +149,13 @@ class KnowledgeIndex:
         return value
 
     def idf(self, term: str) -> float:
-        """Inverse document frequency of a lemma over the leaves' text (cached)."""
+        """Inverse document frequency of a lemma over the leaves' text (cached). A term no leaf holds
+        has the largest, :attr:`max_idf` — what Whoosh computes for a document frequency of 0 —
+        without asking Whoosh, and is not kept: players' words outside the texts are endless."""
         value = self._idf.get(term)
         if value is None:
+            if term not in self.field_terms["text"]:
+                return self.max_idf
             value = self._idf[term] = float(self.searcher.idf("text", term))
         return value
 
@@ -132,6 +169,11 @@ class KnowledgeIndex:
             variants=self.variants,
             synonyms=self.synonyms,
         )
+
+
+@lru_cache(maxsize=8192)
+def _phrase_lemmas(phrase: str) -> tuple[str, ...]:
+    return lemma_key(phrase)
 
 
 _INDEXES: dict[tuple[int, str, int], KnowledgeIndex] = {}

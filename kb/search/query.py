@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from rulekb.corpus.errors import QueryError
 from rulekb.corpus.morph import is_known
@@ -119,6 +120,13 @@ def _add(terms: dict[str, QueryTerm], text: str, weight: float, origin: str) -> 
         current.origin = origin
 
 
+@lru_cache(maxsize=8192)
+def _phrase_terms(text: str) -> tuple[str, ...]:
+    """The analysed terms of a termbase phrase (a rendering), once per process: the questions naming
+    a concept add the same renderings again and again."""
+    return tuple(t.text for t in tokens(text))
+
+
 def _add_renderings(
     weighted: dict[str, QueryTerm], matcher: ConceptMatcher, concept_id: str, editions: Iterable[str] = ()
 ) -> None:
@@ -135,9 +143,9 @@ def _add_renderings(
         named = [(text, source) for text, source in renderings if (edition_of(source) or find_source(source).edition) in wanted]
         renderings = named or renderings
     for text, _ in renderings:
-        for term in tokens(text):
-            if term.text not in LIGHT_WORDS:
-                _add(weighted, term.text, RENDERING_WEIGHT, "rendering")
+        for term in _phrase_terms(text):
+            if term not in LIGHT_WORDS:
+                _add(weighted, term, RENDERING_WEIGHT, "rendering")
 
 
 
@@ -352,7 +360,7 @@ def _apply_paraphrases(
                 parsed.concepts.append(concept)
             _add_renderings(weighted, matcher, concept, parsed.editions)
             concept_entry = matcher.concepts[concept]
-            added.extend(t.text for text, origin, _ in concept_entry.phrases if origin == "rendering" for t in tokens(text))
+            added.extend(t for text, origin, _ in concept_entry.phrases if origin == "rendering" for t in _phrase_terms(text))
         for word in parsed.words:
             if word.lemma in trigger and not word.light:
                 word.alternatives = tuple(dict.fromkeys((*word.alternatives, *added)))

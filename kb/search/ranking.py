@@ -14,7 +14,7 @@ from whoosh import query as wq
 
 from rulekb.kb.search.features import NodeFeatures
 from rulekb.kb.search.hits import Hit, make_hit
-from rulekb.kb.search.knowledge_index import KnowledgeIndex
+from rulekb.kb.search.knowledge_index import KnowledgeIndex, LeafSets
 from rulekb.kb.search.parsed import QueryWord
 from rulekb.kb.search.query import NEAR_EDITIONS, ParsedQuery
 from rulekb.kb.search.snippets import fill_snippets
@@ -120,6 +120,18 @@ class _QueryFeatures:
     """One per content word: the terms that stand for it, its IDF weight, its concept."""
     units_total: float
     concept_weights: list[tuple[str, float]]
+    concepts_total: float
+    """The sum of the concept weights (1 when it is 0)."""
+    unit_terms: frozenset[str]
+    """Every term of every unit."""
+    unit_masks: dict[str, int]
+    """Term → the units it stands for, as bits (unit ``i`` is bit ``i``)."""
+    concept_masks: dict[str, int]
+    """Concept → the units it names, as bits."""
+    word_terms: frozenset[str]
+    """The keys of :attr:`words`."""
+    mask_shares: dict[int, float]
+    """The summed weight of a set of units (as bits), filled as the reranker meets them."""
 
     @classmethod
     def of(cls, index: KnowledgeIndex, parsed: ParsedQuery) -> _QueryFeatures:
@@ -128,40 +140,84 @@ class _QueryFeatures:
         }
         units = [(frozenset(word.alternatives), weight if weight is not None else index.max_idf, word.concept)
                  for word, weight in content_words(index, parsed) if weight is not None or word.concept is not None]
+        masks: dict[str, int] = {}
+        concept_masks: dict[str, int] = {}
+        for position, (alternatives, _, concept) in enumerate(units):
+            for term in alternatives:
+                masks[term] = masks.get(term, 0) | (1 << position)
+            if concept is not None:
+                concept_masks[concept] = concept_masks.get(concept, 0) | (1 << position)
+        concept_weights = [
+            (c, index.concept_weight(c) * parsed.concept_share.get(c, 1.0) ** CONCEPT_SHARE_POWER)
+            for c in parsed.concepts
+        ]
         return cls(
             words=words,
             total=sum(words.values()) or 1.0,
             units=units,
             units_total=sum(w for _, w, _ in units) or 1.0,
-            concept_weights=[
-                (c, index.concept_weight(c) * parsed.concept_share.get(c, 1.0) ** CONCEPT_SHARE_POWER)
-                for c in parsed.concepts
-            ],
+            concept_weights=concept_weights,
+            concepts_total=sum(w for _, w in concept_weights) or 1.0,
+            unit_terms=frozenset(masks),
+            unit_masks=masks,
+            concept_masks=concept_masks,
+            word_terms=frozenset(words),
+            mask_shares={},
         )
+
+    def share(self, mask: int) -> float:
+        """The summed weight of the units in ``mask``, added in the units' order (as ``sum`` over
+        the units that are in it would)."""
+        value = self.mask_shares.get(mask)
+        if value is None:
+            value = self.mask_shares[mask] = sum(w for i, (_, w, _) in enumerate(self.units) if mask >> i & 1)
+        return value
+
+    def cover(self, leaf: LeafSets) -> tuple[float, float]:
+        """The weight of the units the leaf carries (in its text, its headings or as a concept it
+        names) and the largest weight of the units one of its sentences carries (0 for none)."""
+        masks = self.unit_masks
+        in_text = self.unit_terms & leaf.text
+        mask = 0
+        for concept, units in self.concept_masks.items():
+            if concept in leaf.concepts:
+                mask |= units
+        for term in in_text:
+            mask |= masks[term]
+        for term in self.unit_terms & leaf.heading:
+            mask |= masks[term]
+        covered = self.share(mask)
+        if not in_text:
+            return covered, 0.0
+        # each sentence's units, from the sentences each of the words is in
+        per_sentence: dict[int, int] = {}
+        for term in in_text:
+            units = masks[term]
+            for position in leaf.term_sentences[term]:
+                per_sentence[position] = per_sentence.get(position, 0) | units
+        best = 0.0
+        for units in per_sentence.values():
+            best = max(best, self.share(units))
+        return covered, best
 
 
 def _rerank(
     index: KnowledgeIndex, parsed: ParsedQuery, query: _QueryFeatures, features: NodeFeatures, base: float
 ) -> float:
-    heading = set(features.heading_lemmas)
-    heading_share = sum(w for t, w in query.words.items() if t in heading) / query.total
+    leaf = index.leaf_sets[features.id]
+    heading = leaf.heading
+    if query.word_terms.isdisjoint(heading):
+        heading_share = 0.0
+    else:
+        heading_share = sum(w for t, w in query.words.items() if t in heading) / query.total
     bonus = W_HEADING * heading_share
     if query.concept_weights:
-        total_weight = sum(w for _, w in query.concept_weights) or 1.0
-        defined = sum(w for c, w in query.concept_weights if c in features.defines)
-        mentioned = sum(w for c, w in query.concept_weights if c in features.concepts and c not in features.defines)
-        bonus += (W_DEFINES * defined + W_MENTIONS * mentioned) / total_weight
+        defined = sum(w for c, w in query.concept_weights if c in leaf.defines)
+        mentioned = sum(w for c, w in query.concept_weights if c in leaf.mentions)
+        bonus += (W_DEFINES * defined + W_MENTIONS * mentioned) / query.concepts_total
     if (W_COVER or W_SENTENCE) and query.units:
-        here = index.text_terms[features.id] | heading
-        concepts = set(features.concepts) | set(features.defines)
-        covered = sum(
-            w for alternatives, w, concept in query.units if (concept in concepts) or not alternatives.isdisjoint(here)
-        )
+        covered, best = query.cover(leaf)
         bonus += W_COVER * covered / query.units_total
-        best = 0.0
-        for sentence in index.sentence_sets[features.id]:
-            share = sum(w for alternatives, w, _ in query.units if not alternatives.isdisjoint(sentence))
-            best = max(best, share)
         bonus += W_SENTENCE * best / query.units_total
     factor = KIND_FACTOR.get(features.kind, 0.9)
     editions = parsed.editions
@@ -171,7 +227,7 @@ def _rerank(
         elif any(features.edition in NEAR_EDITIONS.get(e, ()) for e in editions):
             factor *= 1.0 + W_EDITION_NEAR
     if parsed.numbers:
-        text_terms = index.text_terms[features.id]
+        text_terms = leaf.text
         found = sum(1 for number in parsed.numbers if number in text_terms)
         bonus += W_NUMBERS * found / len(parsed.numbers)
     if features.first:

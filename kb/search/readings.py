@@ -7,21 +7,49 @@ tells which lemmas share forms, :func:`aspect_partners` which verbs share an asp
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from rulekb.corpus.morph import morph
 from rulekb.kb.text.analysis import fold, lemma
 
-__all__ = ["READING_MIN_SCORE", "aspect_key", "aspect_partners", "other_readings", "reading_links", "readings"]
+__all__ = [
+    "READING_MIN_SCORE", "aspect_key", "aspect_partners", "built_readings", "other_readings", "reading_links", "readings",
+    "use_built_readings",
+]
 
 #: A reading of a word form at least this likely (pymorphy3's score) counts as a variant.
 READING_MIN_SCORE = 0.1
 
 
-@lru_cache(maxsize=20_000)
+#: The readings of every word form of the texts, by folded form, as the build computed them
+#: (``features.json``): a question's word the texts print costs no pymorphy3 analysis here.
+_BUILT: dict[str, tuple[str, ...]] = {}
+
+
+def use_built_readings(table: Mapping[str, Sequence[str]]) -> None:
+    """Look word forms up in ``table`` (:func:`built_readings` of the build being served) before
+    analysing them; replaces the table of a build opened before."""
+    global _BUILT
+    _BUILT = {form: tuple(found) for form, found in table.items()}
+
+
+def built_readings(surface: Iterable[str]) -> dict[str, list[str]]:
+    """Folded word form → :func:`readings`, for the texts' word forms (written at build time)."""
+    return {form: list(readings(form)) for form in sorted(surface)}
+
+
 def readings(word: str) -> tuple[str, ...]:
     """Every likely normal form of a Russian word form, the first (the lemma) first."""
+    known = _BUILT.get(fold(word))
+    # the readings depend on the folded form alone; the lemma is checked, being cached already
+    if known is not None and known[0] == lemma(word):
+        return known
+    return _readings(word)
+
+
+@lru_cache(maxsize=20_000)
+def _readings(word: str) -> tuple[str, ...]:
     folded = fold(word)
     if not re.search(r"[а-я]", folded):
         return (lemma(word),)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
 from rulekb.kb.search.features import NodeFeatures
@@ -15,22 +16,32 @@ __all__ = ["fill_snippets", "snippet"]
 
 
 @lru_cache(maxsize=4096)
-def _token_spans(text: str) -> tuple[tuple[str, int, int], ...]:
-    """The analysed terms of a leaf's text with their spans (a leaf is analysed once per process)."""
-    return tuple((t.text, t.start, t.end) for t in tokens(text))
+def _term_spans(text: str) -> dict[str, tuple[tuple[int, int], ...]]:
+    """Each analysed term of a leaf's text → its spans, in text order (a leaf is analysed once per
+    process; a question looks up its own terms instead of walking every word of the leaf)."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for t in tokens(text):
+        spans.setdefault(t.text, []).append((t.start, t.end))
+    return {term: tuple(found) for term, found in spans.items()}
 
 
 def snippet(features: NodeFeatures, terms: set[str], width: int = 240) -> str:
     """The leaf's best window of about ``width`` characters, matched words in ``<b>…</b>``."""
     text = features.text
-    marks: list[tuple[int, int]] = [(a, b) for term, a, b in _token_spans(text) if term in terms]
+    spans = _term_spans(text)
+    # the words of a text do not overlap: in order of their starts they are in text order
+    marks: list[tuple[int, int]] = sorted(span for term in terms & spans.keys() for span in spans[term])
     if len(text) <= width:
         start, end = 0, len(text)
     else:
+        # the window holding the most matched words, starting a quarter width before one of them;
+        # the marks' starts and ends both ascend, so the marks inside a window are a run of them
+        starts = [s for s, _ in marks]
+        ends = [e for _, e in marks]
         best_start, best_count = 0, -1
-        for mark_start, _ in marks or [(0, 0)]:
+        for mark_start in starts or [0]:
             window_start = max(0, mark_start - width // 4)
-            count = sum(1 for s, e in marks if s >= window_start and e <= window_start + width)
+            count = max(0, bisect_right(ends, window_start + width) - bisect_left(starts, window_start))
             if count > best_count:
                 best_start, best_count = window_start, count
         start, end = best_start, min(len(text), best_start + width)

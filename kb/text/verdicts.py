@@ -84,6 +84,7 @@ _PREFIXES = frozenset({"пере", "пред", "подо", "пода", "разо
 _WORD = re.compile(r"[а-яё]+", re.I)
 
 
+@lru_cache(maxsize=20_000)
 def _pos(word: str) -> str | None:
     from rulekb.corpus.morph import morph
 

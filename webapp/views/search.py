@@ -179,6 +179,27 @@ def hit_head(build: Build, hit: dict[str, Any]) -> Markup:
     return head
 
 
+#: a rule's breadcrumb, book and citation as a hit shows them, per build and rule
+_PLACE_CACHE: OrderedDict[tuple[str, str], tuple[str, str, str]] = OrderedDict()
+
+
+def _place(build: Build, node: Any) -> tuple[str, str, str]:
+    """The breadcrumb, book title and citation of a hit's rule, worked out once per worker and rule."""
+    key = (f"{build.path}@{build.stamp}", str(node.id))
+    with _ASK_LOCK:
+        place = _PLACE_CACHE.get(key)
+        if place is not None:
+            _PLACE_CACHE.move_to_end(key)
+            return place
+    source = build.source(node.source_id)
+    place = (build.breadcrumb(node), source.get("title", node.source_id), citation_label("", node.lines, node.page))
+    with _ASK_LOCK:
+        _PLACE_CACHE[key] = place
+        while len(_PLACE_CACHE) > HEAD_CACHE_SIZE:
+            _PLACE_CACHE.popitem(last=False)
+    return place
+
+
 def display_hits(build: Build, hits: list[dict[str, Any]], question: str = "") -> list[dict[str, Any]]:
     """Hits with what the page shows besides the contract: breadcrumb, book, citation, snippet markup."""
     out = []
@@ -186,13 +207,13 @@ def display_hits(build: Build, hits: list[dict[str, Any]], question: str = "") -
         node = build.nodes.get(str(hit.get("node_id")))
         if node is None:
             continue
-        source = build.source(node.source_id)
+        breadcrumb, book, where = _place(build, node)
         shown = {
             **hit,
             "node": node,
-            "breadcrumb": build.breadcrumb(node),
-            "book": source.get("title", node.source_id),
-            "where": citation_label("", node.lines, node.page),
+            "breadcrumb": breadcrumb,
+            "book": book,
+            "where": where,
             "snippet_markup": marked_snippet(str(hit["snippet"]))
             if "<b>" in str(hit.get("snippet") or "")
             else highlight(str(hit.get("snippet") or node.text_clean[:300]), question),

@@ -77,13 +77,18 @@ def warm_snippets(build_dir: Path) -> int:
 
 
 def warm_postings(build_dir: Path, concepts: Any = ()) -> int:
-    """Read the BM25 scores of every term of every field of the search index once (each is
-    otherwise read from Whoosh on the first question using it); the number of terms."""
+    """Read the BM25 scores and the IDF of every term of every field of the search index once (each
+    is otherwise read from Whoosh on the first question using it); the number of terms."""
     index = get_index(build_dir)
     count = 0
     for field, terms in index.field_terms.items():
         for term in terms:
             index.postings.scores(field, term)
+            # the term's IDF (the reranker's weights) or its heading-to-text IDF ratio (a clause's boost)
+            if field == "text":
+                index.idf(term)
+            else:
+                index.idf_ratio(field, term)
             count += 1
     for concept in concepts:  # the concept clauses of a query
         for field in ("concepts", "defines"):
