@@ -34,7 +34,6 @@ __all__ = [
     "carries",
     "evaluate_answers",
     "fold_answer",
-    "format_answer_report",
     "load_answer_rows",
 ]
 
@@ -192,23 +191,3 @@ def evaluate_answers(
         report.rows[row.id] = {"ok": ok, "source": source, "kind": card.get("kind"), "wrong_edition": wrong,
                                "faq_right": faq_right}
     return report
-
-
-def format_answer_report(report: AnswerReport) -> str:
-    lines = [f"{'group':<28}{'n':>5}{'carried':>9}{'share':>8}", "-" * 50]
-
-    def row(label: str, scores: AnswerScores) -> str:
-        return f"{label:<28}{scores.n:>5}{scores.carried:>9}{scores.share:>8.3f}"
-
-    lines.append(row("overall", report.overall))
-    for group in ("kind", "lang", "style", "source", "card"):
-        for label, scores in sorted(report.groups.get(group, {}).items()):
-            lines.append(row(f"{group}={label}", scores))
-    n = report.overall.n
-    lines.append(f"wrong-edition cards: {len(report.wrong_edition)} of {n}"
-                 + (f" ({', '.join(report.wrong_edition[:12])}{' …' if len(report.wrong_edition) > 12 else ''})"
-                    if report.wrong_edition else ""))
-    precision = report.faq_precision
-    lines.append(f"FAQ leads: {report.faq_shown}, right {report.faq_right}"
-                 + (f", precision {precision:.3f}" if precision is not None else ""))
-    return "\n".join(lines)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -42,7 +42,6 @@ __all__ = [
     "baseline_ranker",
     "evaluate",
     "evaluate_file",
-    "format_report",
     "load_questions",
     "ours_ranker",
     "rank_of_first_relevant",
@@ -223,31 +222,6 @@ def evaluate(questions: Sequence[Question], rankers: dict[str, Ranker], depth: i
             "ranks": ranks,
         }
     return report
-
-
-def format_report(report: Report) -> str:
-    """A plain-text table: one row per group, one column block per system."""
-    systems = list(report.systems)
-    metrics = [f"R@{c}" for c in CUTOFFS] + [f"MRR@{MRR_DEPTH}"]
-    header = f"{'group':<28}{'n':>4}  " + "  ".join(
-        f"{name + ' ' + m:>{max(len(name) + len(m) + 1, 8)}}" for name in systems for m in metrics
-    )
-    rows = [header, "-" * len(header)]
-
-    def row(label: str, picks: Iterable[dict[str, Any]]) -> str:
-        picked = list(picks)
-        cells = []
-        for name, data in zip(systems, picked, strict=True):
-            for m in metrics:
-                cells.append(f"{data.get(m, 0):>{max(len(name) + len(m) + 1, 8)}.3f}")
-        return f"{label:<28}{picked[0]['n']:>4}  " + "  ".join(cells)
-
-    first = report.systems[systems[0]]
-    rows.append(row("overall", (report.systems[s]["overall"] for s in systems)))
-    for group in ("kind", "lang", "source"):
-        for label in first[group]:
-            rows.append(row(f"{group}={label}", (report.systems[s][group][label] for s in systems)))
-    return "\n".join(rows)
 
 
 # --- the baseline -------------------------------------------------------------------------------

@@ -10,9 +10,9 @@ from rulekb.kb.evaluation.answers import (
     carries,
     evaluate_answers,
     fold_answer,
-    format_answer_report,
     load_answer_rows,
 )
+from rulekb.webapp.commands.eval_text import format_answer_report
 
 
 def test_folding_unifies_case_yo_quotes_dashes_and_spaces() -> None:

@@ -14,11 +14,11 @@ from rulekb.kb.evaluation.retrieval import (
     Question,
     Ranked,
     evaluate,
-    format_report,
     is_relevant,
     load_questions,
     rank_of_first_relevant,
 )
+from rulekb.webapp.commands.eval_text import format_report
 
 GOLD = (Gold("10e-core", (100, 105)),)
 

@@ -188,10 +188,11 @@ def evaluate(
     build_dir: Path | None,
 ) -> None:
     """Measure retrieval on FILE.jsonl: R@1, R@3, R@5, MRR@10 overall and by kind, language, source."""
-    from rulekb.kb.evaluation.retrieval import baseline_ranker, evaluate_file, format_report
+    from rulekb.kb.evaluation.retrieval import baseline_ranker, evaluate_file
+    from rulekb.webapp.commands.eval_text import format_answer_report, format_report
 
     if answers:
-        from rulekb.kb.evaluation.answers import evaluate_answers, format_answer_report, load_answer_rows
+        from rulekb.kb.evaluation.answers import evaluate_answers, load_answer_rows
 
         rows = load_answer_rows(file)
         if only is not None:
