@@ -16,14 +16,15 @@ from rulekb.kb.ask.card_english import (
     number_lead,
 )
 from rulekb.kb.ask.form import second_form
+from rulekb.kb.ask.labels import question_lang
 from rulekb.kb.faq.entries import DEFAULT_THRESHOLD
 from rulekb.kb.faq.gate import gate_entry
 from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.choice import choose
 from rulekb.kb.text.sentences import NON_RULING, Sentence, mark_sentences
-from rulekb.kb.text.verdicts import only_one_denies, yes_no_lead
+from rulekb.kb.text.verdicts import only_one_denies, question_situation, yes_no_lead
 
-__all__ = ["MAX_QUOTE", "Part", "announced_list", "faq_gate", "marked_sentences", "ruling_part", "with_list"]
+__all__ = ["MAX_QUOTE", "Part", "announced_list", "condition_terms", "faq_gate", "marked_sentences", "ruling_part", "with_list"]
 
 #: Longest quote of a FAQ entry's cited text on its card.
 MAX_QUOTE = 500
@@ -148,7 +149,8 @@ def ruling_part(
         return Part(edition, text, node.id if node else None, list(node.lines) if node else None, "faq", citations)
     extended = {h.node_id: with_list(index, marked, h.node_id) for h in hits[:3]}
     candidates = [(h.node_id, h.kind, extended[h.node_id][0]) for h in hits[:3]]
-    choice = choose(candidates, weights, numbers, form, groups, second_form(question, form))
+    conditions = condition_terms(index, parsed, question) if form == "yesno" else {}
+    choice = choose(candidates, weights, numbers, form, groups, second_form(question, form), conditions)
     if choice is None:
         return None
     node = index.features[choice.node_id]
@@ -156,7 +158,7 @@ def ruling_part(
     following = extended[choice.node_id][1]
     if following is not None and any(s.text in choice.text for s in marked_sentences(marked, following)):
         lines = [lines[0], max(lines[1], following.lines[1])]  # the list it announced is quoted too
-    lead = yes_no_lead(choice.text, lang, weights, question, english) if form == "yesno" else None
+    lead = yes_no_lead(choice.text, lang, weights, question, english, conditions or None) if form == "yesno" else None
     if form == "yesno" and only_one_denies(question, choice.text):
         lead = "No." if lang == "en" else "Нет."  # «двух лидеров?» — «только один лидер»
     if form == "number" and lang != "en":
@@ -169,6 +171,30 @@ def ruling_part(
         text = (f"{lead} " if lead else "") + choice.text
     citation = {"source_id": node.source_id, "lines": lines, "quote": choice.text}
     return Part(edition, text, node.id, lines, "text", [citation])
+
+
+def condition_terms(index: Any, parsed: Any, question: str) -> dict[str, str]:
+    """The terms standing for the question's situation and conditions (:func:`question_situation`),
+    each mapped to the condition word it stands for: the word's lemma and alternatives, and — for a
+    word the texts never print («фолбэк») — the printed renderings of the concept it names
+    («отступить», «отступление»), so a ruling's sentence in the texts' own words carries it."""
+    if question_lang(question) == "en":  # the words of the sentences told before the asking one
+        told = re.split(r"(?<=[.!?])\s+", question.strip())
+        situation = {w.lower() for w in re.findall(r"[\w']+", " ".join(told[:-1]))} - {
+            w.lower() for w in re.findall(r"[\w']+", told[-1])}
+        conditions = {w.lemma for w in parsed.words if w.original.lower() in situation}
+    else:
+        conditions = set(question_situation(question))
+    out: dict[str, str] = {c: c for c in conditions}
+    for word in parsed.words:
+        if word.lemma not in conditions or word.light:
+            continue
+        for term in word.alternatives:
+            out.setdefault(term, word.lemma)
+        if word.concept and word.lemma not in index.vocabulary:
+            for term in index.matcher.rendering_lemmas(word.concept):
+                out.setdefault(term, word.lemma)
+    return out
 
 
 def faq_gate(index: Any, question: str, edition: str, top_ids: Sequence[str], gates: list[Any],

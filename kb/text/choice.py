@@ -89,13 +89,16 @@ def choose(
     form: str,
     groups: Mapping[str, str] | None = None,
     also: str | None = None,
+    conditions: Mapping[str, str] | None = None,
 ) -> Choice | None:
     """The best sentence(s) across ``candidates`` — ``(node_id, kind, sentences)`` in rank order.
 
     The best-scoring sentence leads; then, while the question has weighty words no chosen sentence
     carries, the sentence of the same passage that carries most of them is added (a question asking
     two things gets both rulings), in text order. ``groups``: see :func:`carried`; ``also``: a second
-    form the question asks («на сколько … и можно ли …?»), whose sentence joins too."""
+    form the question asks («на сколько … и можно ли …?»), whose sentence joins too; ``conditions``:
+    the terms of the question's conditions and situation — the list item of the chosen passage that
+    carries most of them joins, with its lead-in (the case of the rule the question is about)."""
     top = max(weights.values(), default=1.0)
     best: tuple[float, int, int, list[float]] | None = None
     usable = [c for c in candidates[: len(RANK_DECAY)] if c[2]]
@@ -112,7 +115,7 @@ def choose(
         return None
     score, rank, i, scores = best
     node_id, _kind, sentences = usable[rank]
-    text = _expand(sentences, i, scores, form, weights, groups, also)
+    text = _expand(sentences, i, scores, form, weights, groups, also, conditions)
     # a question asking two things may find the second ruling in the next passage
     covered = {t for s in sentences if s.text in text for t in s.lemmas}
     total = carried(covered, weights, groups) or 1.0  # what the chosen text carries
@@ -157,7 +160,8 @@ MAX_STEPS = 6
 
 
 def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form: str,
-            weights: dict[str, float], groups: Mapping[str, str] | None = None, also: str | None = None) -> str:
+            weights: dict[str, float], groups: Mapping[str, str] | None = None, also: str | None = None,
+            conditions: Mapping[str, str] | None = None) -> str:
     """The chosen sentence with what it needs: the whole passage when short, the list it announces,
     the steps of a procedure, the sentences carrying the question's other words."""
     ruling = [s for s in sentences if s.mark not in NON_RULING]
@@ -207,6 +211,8 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
     chosen = _with_form(sentences, chosen, scores, form)
     if also is not None:
         chosen = _with_form(sentences, chosen, scores, also)
+    if conditions:
+        chosen = _with_case(sentences, chosen, weights, conditions)
     chosen = _with_lists(sentences, chosen)
     text = " ".join(sentences[j].text for j in sorted(chosen))
     longest = MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT
@@ -239,6 +245,24 @@ def _with_form(sentences: Sequence[Sentence], chosen: list[int], scores: Sequenc
     if not fitting:
         return chosen
     return [*chosen, max(fitting, key=lambda j: (scores[j], -j))]
+
+
+def _with_case(sentences: Sequence[Sentence], chosen: list[int], weights: dict[str, float],
+               conditions: Mapping[str, str]) -> list[int]:
+    """``chosen`` with the list item stating what of the question's situation the chosen sentences
+    leave out («Мой отряд … сделал фолбэк …» — «• Эта единица продвинулась вперед или отступила в
+    этом ходу» under «…, за исключением случаев, когда выполняется любое из следующих условий:»):
+    the item is the case of the rule the question is about."""
+    wanted = {t: w for t, w in weights.items() if t in conditions}
+    if not wanted:
+        return chosen
+    covered = {t for j in chosen for t in sentences[j].lemmas}
+    # a condition word counts once, by the weightiest of the terms standing for it
+    gains = [(carried(s.lemmas, wanted, conditions, covered), -j) for j, s in enumerate(sentences)
+             if j not in chosen and s.mark not in NON_RULING and _is_item(s)]
+    if not gains or max(gains)[0] <= 0:
+        return chosen
+    return [*chosen, -max(gains)[1]]
 
 
 def _points_back(text: str) -> bool:

@@ -297,3 +297,60 @@ def test_a_second_form_brings_its_sentence_too() -> None:
     both = choose([("n", "rule", [permission, *filler, penalty])], weights, set(), "yesno", also="number")
     assert alone is not None and "вычтите 1" not in alone.text
     assert both is not None and both.text.startswith("Транспортные") and "вычтите 1" in both.text
+
+
+def test_the_situation_told_before_the_asking_sentence_is_a_condition() -> None:
+    from rulekb.kb.text.verdicts import question_conditions, question_situation
+
+    question = "Мой отряд в этом ходу сделал фолбэк из рукопашки. Могу я в фазе рывка объявить им чардж?"
+    told = question_situation(question)
+    assert {"фолбэк", "рукопашка", "ход"} <= set(told)
+    assert "объявить" not in told and "чардж" not in told  # the asking sentence asks, it tells no situation
+    assert "фолбэк" not in question_conditions(question)  # the asking sentence's own conditions only
+
+
+def test_an_item_an_exception_list_prints_for_the_question_s_situation_denies() -> None:
+    ruling = ("Юнит может объявить атаку в этом ходу, если он в пределах 12 дюймов от врага, за исключением "
+              "случаев, когда выполняется любое из следующих условий: • Эта единица отступила в этом ходу. "
+              "• Этот блок является САМОЛЕТ.")
+    weights = {"атака": 1.0, "объявить": 1.0, "отступить": 2.0, "ход": 1.0, "самолет": 2.0}
+    fell_back = {"отступить": "фолбэк"}
+    assert yes_no_lead(ruling, "ru", weights, situation=fell_back) == "Нет."
+    # a situation the sentence outside the list states too is no exception: the permission stands
+    assert yes_no_lead(ruling, "ru", weights, situation={"ход": "ход"}).startswith("Да")
+    # nor does an item under a lead-in that excepts nothing
+    listed = "Юнит может объявить атаку в любом из следующих случаев: • Эта единица отступила в этом ходу."
+    assert yes_no_lead(listed, "ru", weights, situation=fell_back).startswith("Да")
+
+
+def test_the_list_item_stating_the_situation_joins_the_chosen_sentence() -> None:
+    lead = sentence("Юнит может объявить атаку, если он находится в пределах 12 дюймов от одного или нескольких "
+                    "вражеских юнитов, за исключением случаев, когда выполняется любое из следующих условий:")
+    items = [sentence("• Эта единица продвинулась вперед или отступила в этом ходу."),
+             sentence("• Данный отряд находится в пределах досягаемости любых вражеских моделей."),
+             sentence("• Этот блок является САМОЛЕТ.")]
+    head = sentence("В фазе рывка вы можете выбрать подходящие юниты по одному, чтобы объявить атаку на врага "
+                    "в ближнем бою, и каждый юнит можно выбрать только один раз за фазу.")
+    filler = [sentence(f"Другое положение {i} о фазе рывка, о бросках и о моделях, которые в ней участвуют.")
+              for i in range(8)]
+    weights = {t.text: 1.0 for t in tokens("объявить атаку фаза рывка")} | {"отступить": 0.1}
+    passage = [("n", "rule", [head, *filler, lead, *items])]
+    plain = choose(passage, weights, set(), "yesno")
+    assert plain is not None and "отступила" not in plain.text
+    situated = choose(passage, weights, set(), "yesno", conditions={"отступить": "фолбэк"})
+    assert situated is not None and "• Эта единица продвинулась вперед или отступила" in situated.text
+    assert "за исключением случаев" in situated.text  # with the lead-in that says what the item is a case of
+
+
+def test_a_slang_situation_word_stands_for_its_concept_s_printed_renderings(built: Path) -> None:
+    from rulekb.kb.ask.card_parts import condition_terms
+    from rulekb.kb.search.searcher import get_index
+
+    index = get_index(built)
+    question = "Мой отряд в этом ходу сделал фолбэк из рукопашки. Могу я в фазе рывка объявить им чардж?"
+    terms = condition_terms(index, index.parse(question, None), question)
+    assert terms.get("отступить") == "фолбэк"  # the texts never print «фолбэк»; they print its renderings
+    assert "объявить" not in terms
+    assert "устройство" not in terms  # a printed word («отряд») stands for itself and its synonyms only
+    english = "My Stormtalon is an AIRCRAFT and an enemy squad is 8 inches away. Can it declare a charge?"
+    assert "самолет" in condition_terms(index, index.parse(english, None), english)
