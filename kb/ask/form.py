@@ -128,8 +128,8 @@ def question_form(question: str, compare: bool = False, editions: int = 0) -> st
         li = re.search(r"\bли\b", lowered)
         if wh is None or (li is not None and li.start() < wh.start()) or re.match(r"^(?:а\s+)?(?:можно|нельзя)", lowered):
             return "yesno"
-    if _MEASURE.search(text):
-        return "number"
+    if _MEASURE.search(_asking_sentence(text)):
+        return "number"  # a measure the situation tells («в 3 дюймах лежит объектив. Как мне …?») asks nothing
     if re.search(r"\b(?:можно|нельзя)\b", lowered) and not _WH_RU.search(lowered):
         return "yesno"
     if _PROCEDURE.search(text):

@@ -94,3 +94,11 @@ def test_a_question_asking_two_things_names_its_second_form() -> None:
     assert second_form("На сколько дюймов консолидация и можно ли ею запрыгнуть в контакт?", "number") == "yesno"
     assert second_form("Can it still shoot in my Shooting phase?", "yesno") is None
     assert second_form("На сколько дюймов консолидация?", "number") is None
+
+
+def test_a_measure_the_situation_tells_does_not_make_a_number_question() -> None:
+    told = "Мой отряд добил врага, рядом никого нет, но в 3 дюймах лежит объектив. Как мне консолидироваться?"
+    assert question_form(told) == "procedure"
+    # a measure in the asking sentence still asks for a number
+    assert question_form("Мой отряд добил врага. Дальность консолидации?") == "number"
+    assert question_form("дальность чарджа") == "number"
