@@ -24,7 +24,7 @@ from rulekb.kb.text.choice import choose
 from rulekb.kb.text.sentences import NON_RULING, Sentence, mark_sentences
 from rulekb.kb.text.verdicts import only_one_denies, question_situation, yes_no_lead
 
-__all__ = ["MAX_QUOTE", "Part", "announced_list", "condition_terms", "faq_gate", "marked_sentences", "ruling_part", "with_list"]
+__all__ = ["MAX_QUOTE", "Part", "announced_list", "condition_terms", "faq_gate", "list_lead", "marked_sentences", "ruling_part", "with_list"]
 
 #: Longest quote of a FAQ entry's cited text on its card.
 MAX_QUOTE = 500
@@ -96,10 +96,41 @@ def _ordered_ids(index: Any) -> list[str]:
     return ids
 
 
+#: A sentence announcing a list it does not end on («… за каждое из следующих условий, общих для
+#: обоих сторон …»).
+_ANNOUNCES = re.compile(r"\bследующ\w+\s+(?:услови|причин|случа|пункт|требовани|правил)", re.I)
+#: The list a passage announces starts at most this many lines after it, a heading between («-
+#: Ваша модель перешла в Наступление.» under «МОДИФИКАТОРЫ РЕЗУЛЬТАТА БОЯ»).
+LEAD_GAP = 10
+
+
+def list_lead(index: Any, marked: dict[str, Any], node_id: str) -> Any:
+    """The leaf before ``node_id`` when ``node_id`` is a list («- …», «• …») and that leaf announces
+    it — ends with «:» or names «следующих условий» —, within :data:`LEAD_GAP` lines: a list alone
+    does not say what its items are cases of. ``None`` otherwise."""
+    features = index.features.get(node_id)
+    position = index.order.get(node_id) if features is not None else None
+    if features is None or position is None or not features.text.lstrip().startswith(_BULLETS):
+        return None
+    before = _leaf_at(index, position - 1)
+    if before is None or before.source_id != features.source_id or before.lines[1] + LEAD_GAP < features.lines[0]:
+        return None
+    if before.text.lstrip().startswith(_BULLETS):
+        return None  # a list before a list: the summary boxes of the 10th edition
+    ruling = [s for s in marked_sentences(marked, before) if s.mark not in NON_RULING]
+    if not ruling or not (ruling[-1].text.rstrip().endswith(":") or any(_ANNOUNCES.search(s.text) for s in ruling)):
+        return None
+    return before
+
+
 def with_list(index: Any, marked: dict[str, Any], node_id: str) -> tuple[Any, Any]:
     """A passage's sentences, followed by the list it announces (see :func:`announced_list`), and
-    that list's leaf (``None`` when there is none)."""
+    that list's leaf (``None`` when there is none); a list's sentences after the passage announcing
+    it (:func:`list_lead`), and that passage's leaf."""
     sentences = tuple(marked_sentences(marked, index.features[node_id]))
+    lead = list_lead(index, marked, node_id)
+    if lead is not None:
+        return tuple(marked_sentences(marked, lead)) + sentences, lead
     following = announced_list(index, marked, node_id)
     if following is None:
         return sentences, None
@@ -157,7 +188,8 @@ def ruling_part(
     lines = list(node.lines)
     following = extended[choice.node_id][1]
     if following is not None and any(s.text in choice.text for s in marked_sentences(marked, following)):
-        lines = [lines[0], max(lines[1], following.lines[1])]  # the list it announced is quoted too
+        # the list it announced is quoted too, or the passage announcing the list
+        lines = [min(lines[0], following.lines[0]), max(lines[1], following.lines[1])]
     lead = yes_no_lead(choice.text, lang, weights, question, english, conditions or None) if form == "yesno" else None
     if form == "yesno" and only_one_denies(question, choice.text):
         lead = "No." if lang == "en" else "Нет."  # «двух лидеров?» — «только один лидер»

@@ -438,3 +438,32 @@ def test_a_part_is_labelled_with_its_edition_once() -> None:
     russian = Part("6", "Нет. Отряд не может…", "m", [3, 4], "text")
     assert _labelled(english, "en").count("10th edition") == 1
     assert _labelled(russian, "ru") == "6-я редакция: Нет. Отряд не может…"
+
+
+def test_a_list_leaf_is_read_after_the_passage_announcing_it(built: Path) -> None:
+    from rulekb.kb.ask.card_parts import LEAD_GAP, list_lead, with_list
+    from rulekb.kb.search.searcher import get_index
+    from rulekb.kb.text.sentences import load_marked
+
+    index = get_index(built)
+    marked = load_marked(built)
+    ids = list(index.features)
+    found = 0
+    for before, after in pairwise(ids):
+        lead = list_lead(index, marked, after)
+        if lead is None:
+            continue
+        found += 1
+        assert lead.id == before and index.features[after].text.lstrip()[0] in "•-–—"
+        assert lead.lines[1] + LEAD_GAP >= index.features[after].lines[0]
+        sentences, leaf = with_list(index, marked, after)
+        assert leaf is lead and sentences[0].text in lead.text  # the lead-in first, then the items
+    assert found
+    # a list announced by a sentence that does not end on «:» («… за каждое из следующих условий, …»)
+    unannounced = [b for a, b in pairwise(ids) if list_lead(index, marked, b) is not None
+                   and not index.features[a].text.rstrip().endswith(":")]
+    assert unannounced
+    # a leaf that is no list has no lead-in, nor does a list after a list
+    assert all(list_lead(index, marked, a) is None for a in ids if not index.features[a].text.lstrip().startswith(("•", "-")))
+    assert all(list_lead(index, marked, b) is None for a, b in pairwise(ids)
+               if index.features[a].text.lstrip().startswith("•") and index.features[b].text.lstrip().startswith("•"))
