@@ -25,6 +25,10 @@ RANK_DECAY = (1.0, 0.65, 0.5)
 #: A passage's last sentence announcing a list the passage does not print («…сюжетный и
 #: случайный:»; a list the next leaf prints is joined to the passage before choosing) counts this much.
 ANNOUNCES_NOTHING = 0.5
+#: Marks of the sentences that name a passage's rule (its heading, its naming line) …
+NAMING = frozenset({"heading", "naming"})
+#: … whose question words count this much for each of the passage's ruling sentences (as if it printed them).
+NAMED_CONTEXT = 1.0
 #: A passage of at most this many characters is shown whole.
 SHORT_PASSAGE = 700
 #: Longest card text per edition.
@@ -106,6 +110,12 @@ def choose(
         decay = RANK_DECAY[rank]
         kind_factor = 1.08 if kind == "summary" else 1.0
         scores = [_score(s, weights, numbers, form, top, groups) * decay * kind_factor for s in sentences]
+        # the rule a passage names in its heading or naming line («[ДВОЙНОЕ СОЕДИНЕНИЕ] В их описании они известны
+        # как парные орудия») is what its ruling sentences are about, though they do not repeat its name
+        named = {t for x in sentences if x.mark in NAMING for t in x.lemmas}
+        if named:
+            scores = [score + NAMED_CONTEXT * carried(named, weights, groups, x.lemmas) * decay * kind_factor
+                      if x.mark not in NON_RULING else score for score, x in zip(scores, sentences, strict=True)]
         if sentences[-1].text.rstrip().endswith(":"):
             scores[-1] *= ANNOUNCES_NOTHING  # it announces what the passage does not print
         i = max(range(len(sentences)), key=lambda k: (scores[k], -k))

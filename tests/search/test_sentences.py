@@ -354,3 +354,17 @@ def test_a_slang_situation_word_stands_for_its_concept_s_printed_renderings(buil
     assert "устройство" not in terms  # a printed word («отряд») stands for itself and its synonyms only
     english = "My Stormtalon is an AIRCRAFT and an enemy squad is 8 inches away. Can it declare a charge?"
     assert "самолет" in condition_terms(index, index.parse(english, None), english)
+
+
+def test_a_passage_s_naming_line_counts_for_its_ruling_sentences() -> None:
+    naming = sentence("[ПОТОК] В их описании они известны как потоковое оружие.", "naming")
+    rule = sentence("Каждый раз, когда совершается атака таким оружием, она автоматически попадает в цель.")
+    elsewhere = sentence("Если результат броска на попадание больше или равен навыку, атака попадает в цель.")
+    weights = {"поток": 3.0, "потоковый": 3.0, "попадать": 1.0, "бросок": 1.0}
+    named = [("torrent", "rule", [naming, rule]), ("hit-roll", "rule", [elsewhere])]
+    choice = choose(named, weights, set(), "lookup")
+    assert choice is not None and choice.node_id == "torrent" and "автоматически" in choice.text
+    assert "В их описании" not in choice.text  # the naming line itself is still no ruling
+    # without the naming line the other passage's sentence carries more of the question
+    plain = choose([("torrent", "rule", [rule]), ("hit-roll", "rule", [elsewhere])], weights, set(), "lookup")
+    assert plain is not None and plain.node_id == "hit-roll"
