@@ -163,6 +163,10 @@ OTHER_PASSAGE_GAIN = 0.35
 #: A sentence of another top passage carrying what the form asks (a measure, a permission) joins a
 #: text without one when it scores at least this share of the chosen sentence.
 FORM_FROM_OTHER = 0.3
+#: A neighbour of the chosen sentence (the one before it, the ones after it) scoring this share of
+#: its score joins it: the rule runs over both («…включает турбоускорение, он может передвинуться на
+#: 36"…» before «Если … не включает турбоускорение, он может передвинуться на 2D6"…»).
+NEIGHBOUR = 0.6
 #: At most this many sentences from one passage.
 MAX_SENTENCES = 4
 #: At most this many steps of a procedure's ordered list.
@@ -188,6 +192,9 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
             chosen.append(first - 1)
     extra = len(chosen) - 1  # the steps do not take the places of the sentences the question needs
     limit = 4 if form == "procedure" else 2
+    if i > 0 and sentences[i - 1].mark not in NON_RULING and i - 1 not in chosen and scores[i - 1] >= NEIGHBOUR * scores[i] > 0:
+        chosen.append(i - 1)  # the sentence before scores nearly as much: the rule runs over both
+        extra += 1
     k = i
     while k + 1 < len(sentences) and len(chosen) - extra < limit:
         nxt = sentences[k + 1]
@@ -198,7 +205,7 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
             continue
         announces = (sentences[k].text.rstrip().endswith(":") or nxt.text.lstrip().startswith(("•", "-", "–"))
                      or _points_back(nxt.text))
-        if announces or form == "procedure" or scores[k + 1] >= 0.6 * scores[i] > 0:
+        if announces or form == "procedure" or scores[k + 1] >= NEIGHBOUR * scores[i] > 0:
             chosen.append(k + 1)
             k += 1
             continue

@@ -368,3 +368,16 @@ def test_a_passage_s_naming_line_counts_for_its_ruling_sentences() -> None:
     # without the naming line the other passage's sentence carries more of the question
     plain = choose([("torrent", "rule", [rule]), ("hit-roll", "rule", [elsewhere])], weights, set(), "lookup")
     assert plain is not None and plain.node_id == "hit-roll"
+
+
+def test_the_sentence_before_the_chosen_one_joins_when_it_scores_nearly_as_much() -> None:
+    before = sentence("Если гравицикл включает турбоускорение в фазе стрельбы, он может передвинуться на 36 дюймов.")
+    best = sentence("Если гравицикл не включает турбоускорение, он может передвинуться на 2D6 в фазе наступления.")
+    unrelated = sentence("Модели этого типа считаются кавалерией во всех прочих отношениях и правилах игры.")
+    filler = [sentence(f"Прочее правило номер {i} о перемещении моделей по полю боя и о дистанции.") for i in range(10)]
+    weights = {"гравицикл": 2.0, "турбоускорение": 3.0, "фаза": 1.0, "наступление": 1.5}
+    choice = choose([("n", "rule", [*filler, unrelated, before, best])], weights, set(), "number")
+    assert choice is not None and "36 дюймов" in choice.text and "2D6" in choice.text
+    assert "кавалерией" not in choice.text  # a neighbour carrying nothing asked stays out
+    alone = choose([("n", "rule", [*filler, unrelated, best])], weights, set(), "number")
+    assert alone is not None and alone.text.startswith("Если гравицикл не включает")
