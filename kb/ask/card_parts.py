@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rulekb.kb.ask.card_english import (
@@ -20,7 +20,7 @@ from rulekb.kb.ask.labels import question_lang
 from rulekb.kb.faq.entries import DEFAULT_THRESHOLD
 from rulekb.kb.faq.gate import gate_entry
 from rulekb.kb.text.analysis import tokens
-from rulekb.kb.text.choice import choose
+from rulekb.kb.text.choice import MAX_TEXT, carried, choose
 from rulekb.kb.text.sentences import NON_RULING, Sentence, mark_sentences
 from rulekb.kb.text.verdicts import only_one_denies, question_situation, yes_no_lead
 
@@ -190,6 +190,12 @@ def ruling_part(
     if following is not None and any(s.text in choice.text for s in marked_sentences(marked, following)):
         # the list it announced is quoted too, or the passage announcing the list
         lines = [min(lines[0], following.lines[0]), max(lines[1], following.lines[1])]
+    citations = [{"source_id": node.source_id, "lines": lines, "quote": choice.text}]
+    summary = section_summary(index, marked, choice, weights, groups)
+    if summary is not None:  # the section's «•» summary of the rule, cited with its own lines
+        leaf, items = summary
+        citations.append({"source_id": leaf.source_id, "lines": list(leaf.lines), "quote": " ".join(items)})
+        choice = replace(choice, text=f"{choice.text} {' '.join(items)}")
     lead = yes_no_lead(choice.text, lang, weights, question, english, conditions or None) if form == "yesno" else None
     if form == "yesno" and only_one_denies(question, choice.text):
         lead = "No." if lang == "en" else "Нет."  # «двух лидеров?» — «только один лидер»
@@ -201,8 +207,62 @@ def ruling_part(
         text = english_line(index.build_dir, edition, concepts, choice.text, lead) + "\n" + choice.text
     else:
         text = (f"{lead} " if lead else "") + choice.text
-    citation = {"source_id": node.source_id, "lines": lines, "quote": choice.text}
-    return Part(edition, text, node.id, lines, "text", [citation])
+    return Part(edition, text, node.id, lines, "text", citations)
+
+
+#: A section's «•» summary item joins the card when it carries this share of what the chosen
+#: sentence carries …
+SUMMARY_SHARE = 0.5
+#: … at most this many of its items.
+SUMMARY_ITEMS = 2
+
+
+def section_summary(index: Any, marked: dict[str, Any], choice: Any, weights: dict[str, float],
+                    groups: Any = None) -> tuple[Any, list[str]] | None:
+    """The leaf of the «•» summary the 10th edition prints under the chosen passage's section and its
+    items carrying the question's words (at most :data:`SUMMARY_ITEMS`, each carrying at least
+    :data:`SUMMARY_SHARE` of what the chosen sentence carries), when the card does not show them yet:
+    the summary states the rule in its shortest form («• Бросок на атаку: 2D6″»). ``None`` otherwise."""
+    node = index.features.get(choice.node_id)
+    if node is None or node.kind == "summary":
+        return None
+    best_lemmas = next((x.lemmas for x in marked_sentences(marked, node) if x.text == choice.best), None)
+    best = carried(best_lemmas if best_lemmas is not None else tokens_of(choice.best), weights, groups)
+    if best <= 0:
+        return None
+    section = choice.node_id.rsplit("/", 1)[0]
+    for leaf_id in _summaries(index).get(section, ()):
+        if leaf_id == choice.node_id:
+            continue
+        leaf = index.features[leaf_id]
+        scored = sorted(((carried(x.lemmas, weights, groups), -k, x.text)
+                         for k, x in enumerate(marked_sentences(marked, leaf))
+                         if x.mark not in NON_RULING and x.text not in choice.text), reverse=True)
+        items = [text for score, _k, text in scored[:SUMMARY_ITEMS] if score >= SUMMARY_SHARE * best]
+        if items and len(choice.text) + sum(len(t) for t in items) <= MAX_TEXT * 3 // 2:
+            return leaf, items
+    return None
+
+
+_SUMMARIES: list[tuple[Any, dict[str, list[str]]]] = []
+
+
+def _summaries(index: Any) -> dict[str, list[str]]:
+    """Section id → the ids of its summary leaves, kept per index."""
+    for features, kept in _SUMMARIES:
+        if features is index.features:
+            return kept
+    table: dict[str, list[str]] = {}
+    for node_id, features in index.features.items():
+        if features.kind == "summary":
+            table.setdefault(node_id.rsplit("/", 1)[0], []).append(node_id)
+    _SUMMARIES[:] = [*_SUMMARIES[-3:], (index.features, table)]
+    return table
+
+
+def tokens_of(sentence: str) -> list[str]:
+    """The lemmas of ``sentence``."""
+    return [t.text for t in tokens(sentence)]
 
 
 def condition_terms(index: Any, parsed: Any, question: str) -> dict[str, str]:

@@ -467,3 +467,37 @@ def test_a_list_leaf_is_read_after_the_passage_announcing_it(built: Path) -> Non
     assert all(list_lead(index, marked, a) is None for a in ids if not index.features[a].text.lstrip().startswith(("•", "-")))
     assert all(list_lead(index, marked, b) is None for a, b in pairwise(ids)
                if index.features[a].text.lstrip().startswith("•") and index.features[b].text.lstrip().startswith("•"))
+
+
+def test_a_ruling_brings_its_section_s_summary_items_that_carry_the_question(built: Path) -> None:
+    from rulekb.kb.ask.card_parts import section_summary
+    from rulekb.kb.search.searcher import get_index
+    from rulekb.kb.text.choice import Choice
+    from rulekb.kb.text.sentences import NON_RULING, load_marked
+
+    index = get_index(built)
+    marked = load_marked(built)
+    summaries = [n for n, f in index.features.items() if f.kind == "summary"]
+    assert summaries
+    tried = 0
+    for summary_id in summaries:
+        section = summary_id.rsplit("/", 1)[0]
+        rules = [n for n, f in index.features.items() if n.rsplit("/", 1)[0] == section and f.kind == "rule"]
+        items = [s for s in marked.get(summary_id, ()) if s.mark not in NON_RULING]
+        if not rules or not items:
+            continue
+        rule = rules[0]
+        best = next((s.text for s in marked.get(rule, ()) if s.mark not in NON_RULING), None)
+        if best is None:
+            continue
+        item = items[0]
+        own = [t.text for t in tokens(best) if len(t.text) > 3]
+        weights = {t: 1.0 for t in item.lemmas if len(t) > 3} | ({own[0]: 1.0} if own else {})
+        found = section_summary(index, marked, Choice(rule, best, 1.0, 0, best), weights)
+        assert found is not None and found[0].id.rsplit("/", 1)[0] == section
+        assert all(text in " ".join(s.text for s in marked[found[0].id]) for text in found[1])
+        # words no summary item prints bring none, nor does a summary chosen itself
+        assert section_summary(index, marked, Choice(rule, best, 1.0, 0, best), {"борщ": 1.0}) is None
+        assert section_summary(index, marked, Choice(summary_id, item.text, 1.0, 0, item.text), weights) is None
+        tried += 1
+    assert tried >= 10
