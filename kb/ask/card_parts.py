@@ -163,7 +163,9 @@ def ruling_part(
             ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
         lead = None
         if form == "yesno" and not re.match(r"^(да|нет|yes|no)\b", answer.strip(), re.I):
-            lead = yes_no_lead(answer, lang, weights, question, english) or (
+            # an English answer is read by the English question's own words (the weights are Russian)
+            answer_weights = english_answer_weights(question) if answer is entry.answer_en else weights
+            lead = yes_no_lead(answer, lang, answer_weights, question, english) or (
                 yes_no_lead(ruling, lang, weights, question, english) if ruling else None)
         if lang == "en" and not entry.answer_en:  # the English lead and terms above our Russian answer
             node = index.features.get(choice.node_id) if choice is not None else None
@@ -287,6 +289,20 @@ def condition_terms(index: Any, parsed: Any, question: str) -> dict[str, str]:
             for term in index.matcher.rendering_lemmas(word.concept):
                 out.setdefault(term, word.lemma)
     return out
+
+
+#: English words that ask or link, not what is asked about.
+_ENGLISH_FUNCTION = frozenset({"can", "could", "does", "do", "did", "is", "are", "be", "been", "must", "may", "should",
+                               "will", "would", "have", "has", "the", "and", "for", "with", "that", "this", "what",
+                               "when", "edition", "still", "into", "from", "their", "there", "they", "then"})
+
+
+def english_answer_weights(question: str) -> dict[str, float]:
+    """The English question's content words, each weighing 1: which sentence of an English answer
+    is about what was asked («Only CHARACTERS can be given Enhancements … An EPIC HERO cannot be
+    given an Enhancement» for "Can an Epic Hero be given an Enhancement?")."""
+    return {t.text: 1.0 for t in tokens(question)
+            if len(t.text) > 2 and t.text.isalpha() and t.text not in _ENGLISH_FUNCTION}
 
 
 def faq_gate(index: Any, question: str, edition: str, top_ids: Sequence[str], gates: list[Any],

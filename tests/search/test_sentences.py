@@ -381,3 +381,14 @@ def test_the_sentence_before_the_chosen_one_joins_when_it_scores_nearly_as_much(
     assert "кавалерией" not in choice.text  # a neighbour carrying nothing asked stays out
     alone = choose([("n", "rule", [*filler, unrelated, best])], weights, set(), "number")
     assert alone is not None and alone.text.startswith("Если гравицикл не включает")
+
+
+def test_an_english_answer_is_read_by_the_english_question_s_words() -> None:
+    from rulekb.kb.ask.card_parts import english_answer_weights
+
+    question = "Can an Epic Hero be given an Enhancement in 10th edition?"
+    answer = "Only CHARACTERS can be given Enhancements. An EPIC HERO cannot be given an Enhancement."
+    weights = english_answer_weights(question)
+    assert {"epic", "hero", "enhancement"} <= set(weights) and "can" not in weights
+    assert yes_no_lead(answer, "en", weights) == "No."
+    assert yes_no_lead(answer, "en") == "Yes."  # the first permission, read without the question's words
