@@ -501,3 +501,19 @@ def test_a_ruling_brings_its_section_s_summary_items_that_carry_the_question(bui
         assert section_summary(index, marked, Choice(summary_id, item.text, 1.0, 0, item.text), weights) is None
         tried += 1
     assert tried >= 10
+
+
+def test_a_concept_the_parser_gave_no_rendering_is_weighed_by_its_printed_renderings(built: Path) -> None:
+    from rulekb.kb.ask.card import _weights
+    from rulekb.kb.search.searcher import get_index
+
+    index = get_index(built)
+    for question in ("что даёт твин-линк", "как работает овервотч", "what does twin-linked do"):
+        parsed = index.parse(question, None)
+        weights = _weights(index, parsed)
+        for concept in parsed.concepts:
+            printed = index.matcher.rendering_lemmas(concept)
+            assert not printed or printed & set(weights), (question, concept)  # some rendering always weighs
+    # a question naming the rule in the texts' words keeps the weights the parser gave
+    plain = index.parse("как работает парное орудие", None)
+    assert _weights(index, plain)["парный"] == max(t.weight * index.idf(t.text) for t in plain.terms if t.text == "парный")
