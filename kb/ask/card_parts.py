@@ -20,7 +20,7 @@ from rulekb.kb.ask.labels import question_lang
 from rulekb.kb.faq.entries import DEFAULT_THRESHOLD
 from rulekb.kb.faq.gate import gate_entry
 from rulekb.kb.text.analysis import tokens
-from rulekb.kb.text.choice import MAX_TEXT, carried, choose
+from rulekb.kb.text.choice import MAX_TEXT, SHORT_PASSAGE, carried, choose
 from rulekb.kb.text.sentences import NON_RULING, Sentence, mark_sentences
 from rulekb.kb.text.verdicts import only_one_denies, question_situation, yes_no_lead
 
@@ -186,6 +186,7 @@ def ruling_part(
     choice = choose(candidates, weights, numbers, form, groups, second_form(question, form), conditions)
     if choice is None:
         return None
+    choice = with_paragraph(index.features[choice.node_id].text, extended[choice.node_id][0], choice)
     node = index.features[choice.node_id]
     lines = list(node.lines)
     following = extended[choice.node_id][1]
@@ -303,6 +304,26 @@ def english_answer_weights(question: str) -> dict[str, float]:
     given an Enhancement» for "Can an Epic Hero be given an Enhancement?")."""
     return {t.text: 1.0 for t in tokens(question)
             if len(t.text) > 2 and t.text.isalpha() and t.text not in _ENGLISH_FUNCTION}
+
+
+def with_paragraph(text: str, sentences: Sequence[Any], choice: Any) -> Any:
+    """``choice`` with the rest of the paragraph its best sentence is in, when the passage was too long
+    to show whole but that paragraph is short (at most :data:`SHORT_PASSAGE`): a rule's paragraph
+    read whole («Для этого киньте D6. При броске 3 и меньше, попытка провалилась. На 4+, попытка
+    успешна…»), not only the sentences the question's words picked. What the choice took from other
+    passages stays after it."""
+    paragraph = next((p for p in text.split("\n") if choice.best and choice.best in p), None)
+    if paragraph is None or len(paragraph) > SHORT_PASSAGE or choice.text.endswith("…"):
+        return choice
+    ruling = [s.text for s in sentences if s.mark not in NON_RULING]
+    shown = [x for x in ruling if x in choice.text or x in paragraph]
+    rest = choice.text
+    for sentence in ruling:
+        rest = rest.replace(sentence, " ")
+    joined = " ".join([*shown, *rest.split()]) if rest.strip() else " ".join(shown)
+    if len(joined) <= len(choice.text) or len(joined) > MAX_TEXT * 3 // 2:
+        return choice
+    return replace(choice, text=joined)
 
 
 def faq_gate(index: Any, question: str, edition: str, top_ids: Sequence[str], gates: list[Any],

@@ -517,3 +517,29 @@ def test_a_concept_the_parser_gave_no_rendering_is_weighed_by_its_printed_render
     # a question naming the rule in the texts' words keeps the weights the parser gave
     plain = index.parse("как работает парное орудие", None)
     assert _weights(index, plain)["парный"] == max(t.weight * index.idf(t.text) for t in plain.terms if t.text == "парный")
+
+
+def test_a_long_passage_shows_the_chosen_sentence_s_paragraph_whole() -> None:
+    from rulekb.kb.ask.card_parts import with_paragraph
+    from rulekb.kb.text.choice import Choice
+    from rulekb.kb.text.sentences import Sentence
+
+    first = ("Если на персонажа распределена рана и рядом есть другая модель в 6\", она может попытаться "
+             "использовать правило. Для этого киньте D6. При броске 3 и меньше попытка провалилась. "
+             "На 4+ попытка успешна.")
+    second = "Прочее правило о персонажах. " * 30
+    text = f"{first}\n{second.strip()}"
+    sentences = [Sentence(x, "rule", ()) for x in re.split(r"(?<=[.!?])\s+", text.replace("\n", " ")) if x]
+    best = sentences[0].text
+    chosen = f"{best} {sentences[2].text}"
+    widened = with_paragraph(text, sentences, Choice("n", chosen, 1.0, 0, best))
+    assert "На 4+ попытка успешна." in widened.text and "Для этого киньте D6." in widened.text
+    assert widened.text.index("Для этого") < widened.text.index("При броске")  # in the text's order
+    assert "Прочее правило" not in widened.text  # the other paragraph stays out
+    # what the choice took from another passage stays after the paragraph
+    other = with_paragraph(text, sentences, Choice("n", f"{chosen} Чужое правило.", 1.0, 0, best))
+    assert other.text.endswith("Чужое правило.")
+    # a paragraph too long to show whole leaves the choice as it was
+    long_best = next(s.text for s in sentences if s.text.startswith("Прочее"))
+    kept = Choice("n", long_best, 1.0, 0, long_best)
+    assert with_paragraph(text, sentences, kept) is kept
