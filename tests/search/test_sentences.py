@@ -392,3 +392,15 @@ def test_an_english_answer_is_read_by_the_english_question_s_words() -> None:
     assert {"epic", "hero", "enhancement"} <= set(weights) and "can" not in weights
     assert yes_no_lead(answer, "en", weights) == "No."
     assert yes_no_lead(answer, "en") == "Yes."  # the first permission, read without the question's words
+
+
+def test_numbered_step_headings_glued_to_sentences_are_split() -> None:
+    glued = ("Используйте следующую последовательность действий.1 ВЫБЕРИТЕ ПОДХОДЯЩЕЕ УСТРОЙСТВО 2 ВЫБЕРИТЕ ЦЕЛИ "
+             "3 ПОВТОРИТЕ ДЛЯ СЛЕДУЮЩЕГО ОБЪЕКТАВ фазе атаки вы можете выбрать отряд.")
+    texts = [s for s, _ in mark_sentences([glued], "rule")]
+    assert texts[0] == "Используйте следующую последовательность действий."
+    assert texts[1].startswith("1 ВЫБЕРИТЕ") and texts[1].endswith("ОБЪЕКТА")
+    assert texts[2] == "В фазе атаки вы можете выбрать отряд."
+    # capitalised keywords inside a sentence are no heading glued to anything
+    kept = "Эти МОНСТРЫ ИЛИ ТРАНСПОРТА в бою стреляют. Отряд ТРАНСПОРТ модели может высадиться."
+    assert [s for s, _ in mark_sentences([kept], "rule")] == [kept]
