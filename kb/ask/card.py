@@ -46,6 +46,7 @@ from rulekb.kb.faq.entries import match_faq
 from rulekb.kb.search.searcher import search_parsed
 from rulekb.kb.text.analysis import lemmas as lemmas_of
 from rulekb.kb.text.sentences import load_marked
+from rulekb.kb.text.vocabulary import LIGHT_WORDS, RENDERING_WEIGHT
 
 __all__ = ["PER_EDITION_SHARE", "build_card", "compose_card", "edition_label", "empty_card", "question_lang"]
 
@@ -137,6 +138,11 @@ def _weights(index: Any, parsed: Any) -> dict[str, float]:
             for term in index.lemmas_of(phrase):
                 if term not in foreign:
                     weights[term] = max(weights.get(term, 0.0), index.idf(term))
+        printed = index.matcher.rendering_lemmas(concept)
+        if printed and not printed & set(weights):
+            # a concept the query parser gave no rendering («твин-линк»): its ruling prints the renderings
+            for term in printed - LIGHT_WORDS:
+                weights[term] = RENDERING_WEIGHT * index.idf(term)
     return weights
 
 

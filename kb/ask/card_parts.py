@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rulekb.kb.ask.card_english import (
@@ -16,14 +16,15 @@ from rulekb.kb.ask.card_english import (
     number_lead,
 )
 from rulekb.kb.ask.form import second_form
+from rulekb.kb.ask.labels import question_lang
 from rulekb.kb.faq.entries import DEFAULT_THRESHOLD
 from rulekb.kb.faq.gate import gate_entry
 from rulekb.kb.text.analysis import tokens
-from rulekb.kb.text.choice import choose
+from rulekb.kb.text.choice import MAX_TEXT, SHORT_PASSAGE, carried, choose
 from rulekb.kb.text.sentences import NON_RULING, Sentence, mark_sentences
-from rulekb.kb.text.verdicts import only_one_denies, yes_no_lead
+from rulekb.kb.text.verdicts import only_one_denies, question_situation, yes_no_lead
 
-__all__ = ["MAX_QUOTE", "Part", "announced_list", "faq_gate", "marked_sentences", "ruling_part", "with_list"]
+__all__ = ["MAX_QUOTE", "Part", "announced_list", "condition_terms", "faq_gate", "list_lead", "marked_sentences", "ruling_part", "with_list"]
 
 #: Longest quote of a FAQ entry's cited text on its card.
 MAX_QUOTE = 500
@@ -95,10 +96,41 @@ def _ordered_ids(index: Any) -> list[str]:
     return ids
 
 
+#: A sentence announcing a list it does not end on («… за каждое из следующих условий, общих для
+#: обоих сторон …»).
+_ANNOUNCES = re.compile(r"\bследующ\w+\s+(?:услови|причин|случа|пункт|требовани|правил)", re.I)
+#: The list a passage announces starts at most this many lines after it, a heading between («-
+#: Ваша модель перешла в Наступление.» under «МОДИФИКАТОРЫ РЕЗУЛЬТАТА БОЯ»).
+LEAD_GAP = 10
+
+
+def list_lead(index: Any, marked: dict[str, Any], node_id: str) -> Any:
+    """The leaf before ``node_id`` when ``node_id`` is a list («- …», «• …») and that leaf announces
+    it — ends with «:» or names «следующих условий» —, within :data:`LEAD_GAP` lines: a list alone
+    does not say what its items are cases of. ``None`` otherwise."""
+    features = index.features.get(node_id)
+    position = index.order.get(node_id) if features is not None else None
+    if features is None or position is None or not features.text.lstrip().startswith(_BULLETS):
+        return None
+    before = _leaf_at(index, position - 1)
+    if before is None or before.source_id != features.source_id or before.lines[1] + LEAD_GAP < features.lines[0]:
+        return None
+    if before.text.lstrip().startswith(_BULLETS):
+        return None  # a list before a list: the summary boxes of the 10th edition
+    ruling = [s for s in marked_sentences(marked, before) if s.mark not in NON_RULING]
+    if not ruling or not (ruling[-1].text.rstrip().endswith(":") or any(_ANNOUNCES.search(s.text) for s in ruling)):
+        return None
+    return before
+
+
 def with_list(index: Any, marked: dict[str, Any], node_id: str) -> tuple[Any, Any]:
     """A passage's sentences, followed by the list it announces (see :func:`announced_list`), and
-    that list's leaf (``None`` when there is none)."""
+    that list's leaf (``None`` when there is none); a list's sentences after the passage announcing
+    it (:func:`list_lead`), and that passage's leaf."""
     sentences = tuple(marked_sentences(marked, index.features[node_id]))
+    lead = list_lead(index, marked, node_id)
+    if lead is not None:
+        return tuple(marked_sentences(marked, lead)) + sentences, lead
     following = announced_list(index, marked, node_id)
     if following is None:
         return sentences, None
@@ -131,7 +163,9 @@ def ruling_part(
             ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
         lead = None
         if form == "yesno" and not re.match(r"^(да|нет|yes|no)\b", answer.strip(), re.I):
-            lead = yes_no_lead(answer, lang, weights, question, english) or (
+            # an English answer is read by the English question's own words (the weights are Russian)
+            answer_weights = english_answer_weights(question) if answer is entry.answer_en else weights
+            lead = yes_no_lead(answer, lang, answer_weights, question, english) or (
                 yes_no_lead(ruling, lang, weights, question, english) if ruling else None)
         if lang == "en" and not entry.answer_en:  # the English lead and terms above our Russian answer
             node = index.features.get(choice.node_id) if choice is not None else None
@@ -148,15 +182,24 @@ def ruling_part(
         return Part(edition, text, node.id if node else None, list(node.lines) if node else None, "faq", citations)
     extended = {h.node_id: with_list(index, marked, h.node_id) for h in hits[:3]}
     candidates = [(h.node_id, h.kind, extended[h.node_id][0]) for h in hits[:3]]
-    choice = choose(candidates, weights, numbers, form, groups, second_form(question, form))
+    conditions = condition_terms(index, parsed, question) if form == "yesno" else {}
+    choice = choose(candidates, weights, numbers, form, groups, second_form(question, form), conditions)
     if choice is None:
         return None
+    choice = with_paragraph(index.features[choice.node_id].text, extended[choice.node_id][0], choice)
     node = index.features[choice.node_id]
     lines = list(node.lines)
     following = extended[choice.node_id][1]
     if following is not None and any(s.text in choice.text for s in marked_sentences(marked, following)):
-        lines = [lines[0], max(lines[1], following.lines[1])]  # the list it announced is quoted too
-    lead = yes_no_lead(choice.text, lang, weights, question, english) if form == "yesno" else None
+        # the list it announced is quoted too, or the passage announcing the list
+        lines = [min(lines[0], following.lines[0]), max(lines[1], following.lines[1])]
+    citations = [{"source_id": node.source_id, "lines": lines, "quote": choice.text}]
+    summary = section_summary(index, marked, choice, weights, groups)
+    if summary is not None:  # the section's «•» summary of the rule, cited with its own lines
+        leaf, items = summary
+        citations.append({"source_id": leaf.source_id, "lines": list(leaf.lines), "quote": " ".join(items)})
+        choice = replace(choice, text=f"{choice.text} {' '.join(items)}")
+    lead = yes_no_lead(choice.text, lang, weights, question, english, conditions or None) if form == "yesno" else None
     if form == "yesno" and only_one_denies(question, choice.text):
         lead = "No." if lang == "en" else "Нет."  # «двух лидеров?» — «только один лидер»
     if form == "number" and lang != "en":
@@ -167,8 +210,120 @@ def ruling_part(
         text = english_line(index.build_dir, edition, concepts, choice.text, lead) + "\n" + choice.text
     else:
         text = (f"{lead} " if lead else "") + choice.text
-    citation = {"source_id": node.source_id, "lines": lines, "quote": choice.text}
-    return Part(edition, text, node.id, lines, "text", [citation])
+    return Part(edition, text, node.id, lines, "text", citations)
+
+
+#: A section's «•» summary item joins the card when it carries this share of what the chosen
+#: sentence carries …
+SUMMARY_SHARE = 0.5
+#: … at most this many of its items.
+SUMMARY_ITEMS = 2
+
+
+def section_summary(index: Any, marked: dict[str, Any], choice: Any, weights: dict[str, float],
+                    groups: Any = None) -> tuple[Any, list[str]] | None:
+    """The leaf of the «•» summary the 10th edition prints under the chosen passage's section and its
+    items carrying the question's words (at most :data:`SUMMARY_ITEMS`, each carrying at least
+    :data:`SUMMARY_SHARE` of what the chosen sentence carries), when the card does not show them yet:
+    the summary states the rule in its shortest form («• Бросок на атаку: 2D6″»). ``None`` otherwise."""
+    node = index.features.get(choice.node_id)
+    if node is None or node.kind == "summary":
+        return None
+    best_lemmas = next((x.lemmas for x in marked_sentences(marked, node) if x.text == choice.best), None)
+    best = carried(best_lemmas if best_lemmas is not None else tokens_of(choice.best), weights, groups)
+    if best <= 0:
+        return None
+    section = choice.node_id.rsplit("/", 1)[0]
+    for leaf_id in _summaries(index).get(section, ()):
+        if leaf_id == choice.node_id:
+            continue
+        leaf = index.features[leaf_id]
+        scored = sorted(((carried(x.lemmas, weights, groups), -k, x.text)
+                         for k, x in enumerate(marked_sentences(marked, leaf))
+                         if x.mark not in NON_RULING and x.text not in choice.text), reverse=True)
+        items = [text for score, _k, text in scored[:SUMMARY_ITEMS] if score >= SUMMARY_SHARE * best]
+        if items and len(choice.text) + sum(len(t) for t in items) <= MAX_TEXT * 3 // 2:
+            return leaf, items
+    return None
+
+
+_SUMMARIES: list[tuple[Any, dict[str, list[str]]]] = []
+
+
+def _summaries(index: Any) -> dict[str, list[str]]:
+    """Section id → the ids of its summary leaves, kept per index."""
+    for features, kept in _SUMMARIES:
+        if features is index.features:
+            return kept
+    table: dict[str, list[str]] = {}
+    for node_id, features in index.features.items():
+        if features.kind == "summary":
+            table.setdefault(node_id.rsplit("/", 1)[0], []).append(node_id)
+    _SUMMARIES[:] = [*_SUMMARIES[-3:], (index.features, table)]
+    return table
+
+
+def tokens_of(sentence: str) -> list[str]:
+    """The lemmas of ``sentence``."""
+    return [t.text for t in tokens(sentence)]
+
+
+def condition_terms(index: Any, parsed: Any, question: str) -> dict[str, str]:
+    """The terms standing for the question's situation and conditions (:func:`question_situation`),
+    each mapped to the condition word it stands for: the word's lemma and alternatives, and — for a
+    word the texts never print («фолбэк») — the printed renderings of the concept it names
+    («отступить», «отступление»), so a ruling's sentence in the texts' own words carries it."""
+    if question_lang(question) == "en":  # the words of the sentences told before the asking one
+        told = re.split(r"(?<=[.!?])\s+", question.strip())
+        situation = {w.lower() for w in re.findall(r"[\w']+", " ".join(told[:-1]))} - {
+            w.lower() for w in re.findall(r"[\w']+", told[-1])}
+        conditions = {w.lemma for w in parsed.words if w.original.lower() in situation}
+    else:
+        conditions = set(question_situation(question))
+    out: dict[str, str] = {c: c for c in conditions}
+    for word in parsed.words:
+        if word.lemma not in conditions or word.light:
+            continue
+        for term in word.alternatives:
+            out.setdefault(term, word.lemma)
+        if word.concept and word.lemma not in index.vocabulary:
+            for term in index.matcher.rendering_lemmas(word.concept):
+                out.setdefault(term, word.lemma)
+    return out
+
+
+#: English words that ask or link, not what is asked about.
+_ENGLISH_FUNCTION = frozenset({"can", "could", "does", "do", "did", "is", "are", "be", "been", "must", "may", "should",
+                               "will", "would", "have", "has", "the", "and", "for", "with", "that", "this", "what",
+                               "when", "edition", "still", "into", "from", "their", "there", "they", "then"})
+
+
+def english_answer_weights(question: str) -> dict[str, float]:
+    """The English question's content words, each weighing 1: which sentence of an English answer
+    is about what was asked («Only CHARACTERS can be given Enhancements … An EPIC HERO cannot be
+    given an Enhancement» for "Can an Epic Hero be given an Enhancement?")."""
+    return {t.text: 1.0 for t in tokens(question)
+            if len(t.text) > 2 and t.text.isalpha() and t.text not in _ENGLISH_FUNCTION}
+
+
+def with_paragraph(text: str, sentences: Sequence[Any], choice: Any) -> Any:
+    """``choice`` with the rest of the paragraph its best sentence is in, when the passage was too long
+    to show whole but that paragraph is short (at most :data:`SHORT_PASSAGE`): a rule's paragraph
+    read whole («Для этого киньте D6. При броске 3 и меньше, попытка провалилась. На 4+, попытка
+    успешна…»), not only the sentences the question's words picked. What the choice took from other
+    passages stays after it."""
+    paragraph = next((p for p in text.split("\n") if choice.best and choice.best in p), None)
+    if paragraph is None or len(paragraph) > SHORT_PASSAGE or choice.text.endswith("…"):
+        return choice
+    ruling = [s.text for s in sentences if s.mark not in NON_RULING]
+    shown = [x for x in ruling if x in choice.text or x in paragraph]
+    rest = choice.text
+    for sentence in ruling:
+        rest = rest.replace(sentence, " ")
+    joined = " ".join([*shown, *rest.split()]) if rest.strip() else " ".join(shown)
+    if len(joined) <= len(choice.text) or len(joined) > MAX_TEXT * 3 // 2:
+        return choice
+    return replace(choice, text=joined)
 
 
 def faq_gate(index: Any, question: str, edition: str, top_ids: Sequence[str], gates: list[Any],

@@ -51,7 +51,10 @@ _NUMBER = re.compile(
     r"(сколько|скока|скоко|\bскок\b|на\s+какое\s+расстояни|какое\s+расстояни|на\s+сколько|какая\s+дальност|какой\s+радиус"
     r"|на\s+как\w+\s+дистанц|какая\s+дистанц|какой\s+(?:бросок|результат)|на\s+что\s+(?:кида|брос)"
     r"|\bhow\s+(?:far|many|much|long|close|big|large)\b|\bwhat\s+(?:distance|range|roll|size)\b"
-    r"|\bwhat\s+(?:do|does|must|should)\s+\w+\s+(?:need\s+to\s+|have\s+to\s+)?roll\b)",
+    r"|\bwhat\s+(?:do|does|must|should)\s+\w+\s+(?:need\s+to\s+|have\s+to\s+)?roll\b"
+    # a measure named by what it is: a bonus, a penalty, a size, a limit («какой штраф», «какого размера»)
+    r"|как(?:ой|ая|ое|ие|ого|ую)\s+(?:бонус|штраф|модификатор|размер|диаметр|длин|лимит|предел|максимум|минимум|радиус)\w*"
+    r"|\b(?:limit|cap|maximum|minimum)\b)",
     re.IGNORECASE,
 )
 _YESNO_RU = re.compile(
@@ -128,8 +131,8 @@ def question_form(question: str, compare: bool = False, editions: int = 0) -> st
         li = re.search(r"\bли\b", lowered)
         if wh is None or (li is not None and li.start() < wh.start()) or re.match(r"^(?:а\s+)?(?:можно|нельзя)", lowered):
             return "yesno"
-    if _MEASURE.search(text):
-        return "number"
+    if _MEASURE.search(_asking_sentence(text)):
+        return "number"  # a measure the situation tells («в 3 дюймах лежит объектив. Как мне …?») asks nothing
     if re.search(r"\b(?:можно|нельзя)\b", lowered) and not _WH_RU.search(lowered):
         return "yesno"
     if _PROCEDURE.search(text):

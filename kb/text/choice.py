@@ -25,6 +25,10 @@ RANK_DECAY = (1.0, 0.65, 0.5)
 #: A passage's last sentence announcing a list the passage does not print («…сюжетный и
 #: случайный:»; a list the next leaf prints is joined to the passage before choosing) counts this much.
 ANNOUNCES_NOTHING = 0.5
+#: Marks of the sentences that name a passage's rule (its heading, its naming line) …
+NAMING = frozenset({"heading", "naming"})
+#: … whose question words count this much for each of the passage's ruling sentences (as if it printed them).
+NAMED_CONTEXT = 1.0
 #: A passage of at most this many characters is shown whole.
 SHORT_PASSAGE = 700
 #: Longest card text per edition.
@@ -89,13 +93,16 @@ def choose(
     form: str,
     groups: Mapping[str, str] | None = None,
     also: str | None = None,
+    conditions: Mapping[str, str] | None = None,
 ) -> Choice | None:
     """The best sentence(s) across ``candidates`` — ``(node_id, kind, sentences)`` in rank order.
 
     The best-scoring sentence leads; then, while the question has weighty words no chosen sentence
     carries, the sentence of the same passage that carries most of them is added (a question asking
     two things gets both rulings), in text order. ``groups``: see :func:`carried`; ``also``: a second
-    form the question asks («на сколько … и можно ли …?»), whose sentence joins too."""
+    form the question asks («на сколько … и можно ли …?»), whose sentence joins too; ``conditions``:
+    the terms of the question's conditions and situation — the list item of the chosen passage that
+    carries most of them joins, with its lead-in (the case of the rule the question is about)."""
     top = max(weights.values(), default=1.0)
     best: tuple[float, int, int, list[float]] | None = None
     usable = [c for c in candidates[: len(RANK_DECAY)] if c[2]]
@@ -103,6 +110,12 @@ def choose(
         decay = RANK_DECAY[rank]
         kind_factor = 1.08 if kind == "summary" else 1.0
         scores = [_score(s, weights, numbers, form, top, groups) * decay * kind_factor for s in sentences]
+        # the rule a passage names in its heading or naming line («[ДВОЙНОЕ СОЕДИНЕНИЕ] В их описании они известны
+        # как парные орудия») is what its ruling sentences are about, though they do not repeat its name
+        named = {t for x in sentences if x.mark in NAMING for t in x.lemmas}
+        if named:
+            scores = [score + NAMED_CONTEXT * carried(named, weights, groups, x.lemmas) * decay * kind_factor
+                      if x.mark not in NON_RULING else score for score, x in zip(scores, sentences, strict=True)]
         if sentences[-1].text.rstrip().endswith(":"):
             scores[-1] *= ANNOUNCES_NOTHING  # it announces what the passage does not print
         i = max(range(len(sentences)), key=lambda k: (scores[k], -k))
@@ -112,7 +125,7 @@ def choose(
         return None
     score, rank, i, scores = best
     node_id, _kind, sentences = usable[rank]
-    text = _expand(sentences, i, scores, form, weights, groups, also)
+    text = _expand(sentences, i, scores, form, weights, groups, also, conditions)
     # a question asking two things may find the second ruling in the next passage
     covered = {t for s in sentences if s.text in text for t in s.lemmas}
     total = carried(covered, weights, groups) or 1.0  # what the chosen text carries
@@ -150,6 +163,10 @@ OTHER_PASSAGE_GAIN = 0.35
 #: A sentence of another top passage carrying what the form asks (a measure, a permission) joins a
 #: text without one when it scores at least this share of the chosen sentence.
 FORM_FROM_OTHER = 0.3
+#: A neighbour of the chosen sentence (the one before it, the ones after it) scoring this share of
+#: its score joins it: the rule runs over both («…включает турбоускорение, он может передвинуться на
+#: 36"…» before «Если … не включает турбоускорение, он может передвинуться на 2D6"…»).
+NEIGHBOUR = 0.6
 #: At most this many sentences from one passage.
 MAX_SENTENCES = 4
 #: At most this many steps of a procedure's ordered list.
@@ -157,7 +174,8 @@ MAX_STEPS = 6
 
 
 def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form: str,
-            weights: dict[str, float], groups: Mapping[str, str] | None = None, also: str | None = None) -> str:
+            weights: dict[str, float], groups: Mapping[str, str] | None = None, also: str | None = None,
+            conditions: Mapping[str, str] | None = None) -> str:
     """The chosen sentence with what it needs: the whole passage when short, the list it announces,
     the steps of a procedure, the sentences carrying the question's other words."""
     ruling = [s for s in sentences if s.mark not in NON_RULING]
@@ -174,6 +192,9 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
             chosen.append(first - 1)
     extra = len(chosen) - 1  # the steps do not take the places of the sentences the question needs
     limit = 4 if form == "procedure" else 2
+    if i > 0 and sentences[i - 1].mark not in NON_RULING and i - 1 not in chosen and scores[i - 1] >= NEIGHBOUR * scores[i] > 0:
+        chosen.append(i - 1)  # the sentence before scores nearly as much: the rule runs over both
+        extra += 1
     k = i
     while k + 1 < len(sentences) and len(chosen) - extra < limit:
         nxt = sentences[k + 1]
@@ -184,7 +205,7 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
             continue
         announces = (sentences[k].text.rstrip().endswith(":") or nxt.text.lstrip().startswith(("•", "-", "–"))
                      or _points_back(nxt.text))
-        if announces or form == "procedure" or scores[k + 1] >= 0.6 * scores[i] > 0:
+        if announces or form == "procedure" or scores[k + 1] >= NEIGHBOUR * scores[i] > 0:
             chosen.append(k + 1)
             k += 1
             continue
@@ -207,6 +228,8 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
     chosen = _with_form(sentences, chosen, scores, form)
     if also is not None:
         chosen = _with_form(sentences, chosen, scores, also)
+    if conditions:
+        chosen = _with_case(sentences, chosen, weights, conditions)
     chosen = _with_lists(sentences, chosen)
     text = " ".join(sentences[j].text for j in sorted(chosen))
     longest = MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT
@@ -239,6 +262,24 @@ def _with_form(sentences: Sequence[Sentence], chosen: list[int], scores: Sequenc
     if not fitting:
         return chosen
     return [*chosen, max(fitting, key=lambda j: (scores[j], -j))]
+
+
+def _with_case(sentences: Sequence[Sentence], chosen: list[int], weights: dict[str, float],
+               conditions: Mapping[str, str]) -> list[int]:
+    """``chosen`` with the list item stating what of the question's situation the chosen sentences
+    leave out («Мой отряд … сделал фолбэк …» — «• Эта единица продвинулась вперед или отступила в
+    этом ходу» under «…, за исключением случаев, когда выполняется любое из следующих условий:»):
+    the item is the case of the rule the question is about."""
+    wanted = {t: w for t, w in weights.items() if t in conditions}
+    if not wanted:
+        return chosen
+    covered = {t for j in chosen for t in sentences[j].lemmas}
+    # a condition word counts once, by the weightiest of the terms standing for it
+    gains = [(carried(s.lemmas, wanted, conditions, covered), -j) for j, s in enumerate(sentences)
+             if j not in chosen and s.mark not in NON_RULING and _is_item(s)]
+    if not gains or max(gains)[0] <= 0:
+        return chosen
+    return [*chosen, -max(gains)[1]]
 
 
 def _points_back(text: str) -> bool:

@@ -112,17 +112,23 @@ def _join_cut(sentences: Sequence[str]) -> list[str]:
 
 #: A sentence end the source printed without a space («…к фазе боя.Юнит считается…»,
 #: «…как описано здесь.ВИДИМОСТЬ Модели…»): a lower-case letter, the stop, a capitalised word.
-_GLUED = re.compile(r"(?<=[а-яё»)])[.!?](?=[А-ЯЁ][А-ЯЁа-яё])")
+_GLUED = re.compile(r"(?<=[а-яё»)])[.!?](?=[А-ЯЁ][А-ЯЁа-яё])"
+                    # «…последовательность действий.1 ВЫБЕРИТЕ …»: a stop glued to a numbered heading
+                    r"|(?<=[а-яё])[.!?](?=\d\s*[А-ЯЁ]{3,})")
+#: A numbered step's capitalised heading glued to the one-letter word that starts the next sentence
+#: («…5 ПОВТОРИТЕ ДЛЯ СЛЕДУЮЩЕГО ПОДХОДЯЩЕГО ОБЪЕКТАВ фазе атаки, …»): the split is before that letter.
+_GLUED_HEADING = re.compile(r"\d\s*(?:[А-ЯЁ]{2,}\s+)+[А-ЯЁ]{3,}(?=[ВСКОУИА]\s+[а-яё])")
 
 
 def _split_glued(sentences: Sequence[str]) -> list[str]:
     """Sentences split where the source glued two together without a space."""
     out: list[str] = []
     for sentence in sentences:
+        cuts = sorted({m.end() for m in _GLUED.finditer(sentence)} | {m.end() for m in _GLUED_HEADING.finditer(sentence)})
         start = 0
-        for match in _GLUED.finditer(sentence):
-            out.append(sentence[start:match.end()].strip())
-            start = match.end()
+        for cut in cuts:
+            out.append(sentence[start:cut].strip())
+            start = cut
         out.append(sentence[start:].strip())
     return [s for s in out if s]
 

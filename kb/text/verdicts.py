@@ -5,12 +5,13 @@ denies), and a list item's lead-in."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
-from rulekb.kb.text.analysis import lemma, tokens
+from rulekb.kb.text.analysis import lemma, lemmas, tokens
 
-__all__ = ["english_predicates", "main_clauses", "only_one_denies", "predicate_verdict", "question_conditions", "question_predicates",
+__all__ = ["english_predicates", "main_clauses", "only_one_denies", "predicate_verdict", "question_conditions", "question_predicates", "question_situation",
            "yes_no_lead"]
 
 _NEGATIVE = re.compile(
@@ -118,12 +119,31 @@ def question_conditions(question: str) -> tuple[str, ...]:
             if found is None:
                 continue
             clause = found.group(1)
-        for word in _WORD.findall(clause):
-            if _pos(word) in ("NOUN", "VERB", "INFN", "ADJF", "ADJS", "PRTF", "PRTS", "GRND"):
-                lem = lemma(word)
-                if lem not in _MODALS and lem != "который":
-                    out.append(lem)
+        _content(clause, out)
     return tuple(dict.fromkeys(out))
+
+
+@lru_cache(maxsize=2048)
+def question_situation(question: str) -> tuple[str, ...]:
+    """The content lemmas of the situation a question tells before its asking sentence («Мой отряд в
+    этом ходу сделал фолбэк из рукопашки. Могу я … объявить им чардж?»), then its conditions
+    (:func:`question_conditions`): the case the ruling is asked about."""
+    text = re.sub(r"«[^»]*»|\([^)]*\)|\[[^\]]*\]", " ", question.lower().replace("ё", "е"))
+    asked = [x for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
+    asking = next((x for x in reversed(asked) if "?" in x), asked[-1] if asked else "")
+    out: list[str] = []
+    if asking in asked:
+        _content(" ".join(asked[: asked.index(asking)]), out)
+    return tuple(dict.fromkeys([*out, *question_conditions(question)]))
+
+
+def _content(clause: str, out: list[str]) -> None:
+    """Appends the lemmas of ``clause``'s nouns, verbs, adjectives and participles to ``out``."""
+    for word in _WORD.findall(clause):
+        if _pos(word) in ("NOUN", "VERB", "INFN", "ADJF", "ADJS", "PRTF", "PRTS", "GRND"):
+            lem = lemma(word)
+            if lem not in _MODALS and lem != "который":
+                out.append(lem)
 
 
 def _predicates(text: str) -> tuple[str, ...]:
@@ -252,14 +272,18 @@ def predicate_verdict(ruling: str, predicates: Sequence[str]) -> tuple[str, str]
 
 
 def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None = None,
-                question: str | None = None, english: EnglishVocabulary | None = None) -> str | None:
+                question: str | None = None, english: EnglishVocabulary | None = None,
+                situation: Collection[str] | None = None) -> str | None:
     """«Да», «Нет» or «Да, если …» read off a ruling; ``None`` when no sentence permits or forbids.
 
     Without ``weights`` the first sentence that permits or forbids decides. With the question's term
     ``weights`` the sentence that carries most of the question's words decides (a ruling often
     permits something else first: «могут стрелять … Монстры никогда не залегают»), and a negated
     verb there («не бросают») counts as a denial. An English question (``lang="en"``) is read through
-    ``english``, the build's English vocabulary (:func:`english_predicates`), against the Russian ruling."""
+    ``english``, the build's English vocabulary (:func:`english_predicates`), against the Russian ruling.
+    ``situation``: the terms standing for the question's situation and conditions
+    (:func:`question_situation`), each mapped to its word: a list item stating one of them that no
+    other sentence states, under a lead-in excepting its items («за исключением случаев, когда …:»), denies."""
     if question and (lang != "en" or english):
         predicates = question_predicates(question) if lang != "en" else english_predicates(question, english or ())
         verdict = predicate_verdict(ruling, predicates)
@@ -267,9 +291,8 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
             return "No." if lang == "en" else "Нет."  # the ruling denies what was asked («Монстры никогда не залегают»)
     sentences = [s for s in re.split(r"(?<=[.!?;:])\s+|\s+(?=•)", ruling) if s.strip()]
     order = list(range(len(sentences)))
+    seen: list[set[str]] = []
     if weights:
-        from rulekb.kb.text.analysis import lemmas
-
         seen = [set(lemmas(s)) for s in sentences]
         carried = [sum(w for t, w in weights.items() if t in lems) for lems in seen]
         conditions = set(question_conditions(question)) if question and lang != "en" else set()
@@ -281,6 +304,8 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
         if best > 0:
             order = sorted((i for i in order if carried[i] >= VERDICT_SHARE * best), key=lambda i: -carried[i])
             order += [i for i in range(len(sentences)) if i not in order]
+    if weights and situation and _excepted(sentences, seen, weights, situation):
+        return "No." if lang == "en" else "Нет."
     for position, i in enumerate(order):
         sentence = sentences[i]
         polarity = _polarity(sentence, strong_only=not weights or position > 0)
@@ -305,6 +330,35 @@ def _list_polarity(sentences: Sequence[str], i: int) -> str | None:
             if polarity is not None:
                 return polarity
     return None
+
+
+#: A list's lead-in that excepts its items from what it permits («…, за исключением случаев, когда
+#: выполняется любое из следующих условий:», «кроме», "unless", "except").
+_EXCEPTION = re.compile(r"\b(за\s+исключением|исключени\w+|кроме(?:\s+случаев)?|если\s+только\s+не|unless|except)\b", re.I)
+
+
+def _excepts(sentences: Sequence[str], i: int) -> bool:
+    """Whether the list item ``sentences[i]`` is under a lead-in that excepts its items."""
+    k = i - 1
+    while k >= 0 and sentences[k].lstrip().startswith("•"):
+        k -= 1
+    return k >= 0 and sentences[k].rstrip().endswith(":") and bool(_EXCEPTION.search(sentences[k]))
+
+
+def _excepted(sentences: Sequence[str], seen: Sequence[set[str]], weights: dict[str, float],
+              conditions: Collection[str]) -> bool:
+    """Whether an item of a list its lead-in excepts («…, за исключением случаев, когда выполняется
+    любое из следующих условий: • Эта единица … отступила в этом ходу») states a condition of the
+    question that no sentence outside the list states: the question's situation is the exception.
+    With ``conditions`` a mapping (term → the condition word it stands for) a word counts once."""
+    group = conditions.get if isinstance(conditions, Mapping) else (lambda t, d=None: t)
+
+    def words(lemmas: set[str]) -> set[Any]:
+        return {group(t, t) for t in weights if t in conditions and t in lemmas}
+
+    outside = set().union(*(words(seen[j]) for j, x in enumerate(sentences) if not x.lstrip().startswith("•")))
+    return any(words(seen[i]) - outside for i, x in enumerate(sentences)
+               if x.lstrip().startswith("•") and _excepts(sentences, i))
 
 
 def _yes(sentence: str, lang: str) -> str:

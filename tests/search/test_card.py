@@ -438,3 +438,108 @@ def test_a_part_is_labelled_with_its_edition_once() -> None:
     russian = Part("6", "Нет. Отряд не может…", "m", [3, 4], "text")
     assert _labelled(english, "en").count("10th edition") == 1
     assert _labelled(russian, "ru") == "6-я редакция: Нет. Отряд не может…"
+
+
+def test_a_list_leaf_is_read_after_the_passage_announcing_it(built: Path) -> None:
+    from rulekb.kb.ask.card_parts import LEAD_GAP, list_lead, with_list
+    from rulekb.kb.search.searcher import get_index
+    from rulekb.kb.text.sentences import load_marked
+
+    index = get_index(built)
+    marked = load_marked(built)
+    ids = list(index.features)
+    found = 0
+    for before, after in pairwise(ids):
+        lead = list_lead(index, marked, after)
+        if lead is None:
+            continue
+        found += 1
+        assert lead.id == before and index.features[after].text.lstrip()[0] in "•-–—"
+        assert lead.lines[1] + LEAD_GAP >= index.features[after].lines[0]
+        sentences, leaf = with_list(index, marked, after)
+        assert leaf is lead and sentences[0].text in lead.text  # the lead-in first, then the items
+    assert found
+    # a list announced by a sentence that does not end on «:» («… за каждое из следующих условий, …»)
+    unannounced = [b for a, b in pairwise(ids) if list_lead(index, marked, b) is not None
+                   and not index.features[a].text.rstrip().endswith(":")]
+    assert unannounced
+    # a leaf that is no list has no lead-in, nor does a list after a list
+    assert all(list_lead(index, marked, a) is None for a in ids if not index.features[a].text.lstrip().startswith(("•", "-")))
+    assert all(list_lead(index, marked, b) is None for a, b in pairwise(ids)
+               if index.features[a].text.lstrip().startswith("•") and index.features[b].text.lstrip().startswith("•"))
+
+
+def test_a_ruling_brings_its_section_s_summary_items_that_carry_the_question(built: Path) -> None:
+    from rulekb.kb.ask.card_parts import section_summary
+    from rulekb.kb.search.searcher import get_index
+    from rulekb.kb.text.choice import Choice
+    from rulekb.kb.text.sentences import NON_RULING, load_marked
+
+    index = get_index(built)
+    marked = load_marked(built)
+    summaries = [n for n, f in index.features.items() if f.kind == "summary"]
+    assert summaries
+    tried = 0
+    for summary_id in summaries:
+        section = summary_id.rsplit("/", 1)[0]
+        rules = [n for n, f in index.features.items() if n.rsplit("/", 1)[0] == section and f.kind == "rule"]
+        items = [s for s in marked.get(summary_id, ()) if s.mark not in NON_RULING]
+        if not rules or not items:
+            continue
+        rule = rules[0]
+        best = next((s.text for s in marked.get(rule, ()) if s.mark not in NON_RULING), None)
+        if best is None:
+            continue
+        item = items[0]
+        own = [t.text for t in tokens(best) if len(t.text) > 3]
+        weights = {t: 1.0 for t in item.lemmas if len(t) > 3} | ({own[0]: 1.0} if own else {})
+        found = section_summary(index, marked, Choice(rule, best, 1.0, 0, best), weights)
+        assert found is not None and found[0].id.rsplit("/", 1)[0] == section
+        assert all(text in " ".join(s.text for s in marked[found[0].id]) for text in found[1])
+        # words no summary item prints bring none, nor does a summary chosen itself
+        assert section_summary(index, marked, Choice(rule, best, 1.0, 0, best), {"борщ": 1.0}) is None
+        assert section_summary(index, marked, Choice(summary_id, item.text, 1.0, 0, item.text), weights) is None
+        tried += 1
+    assert tried >= 10
+
+
+def test_a_concept_the_parser_gave_no_rendering_is_weighed_by_its_printed_renderings(built: Path) -> None:
+    from rulekb.kb.ask.card import _weights
+    from rulekb.kb.search.searcher import get_index
+
+    index = get_index(built)
+    for question in ("что даёт твин-линк", "как работает овервотч", "what does twin-linked do"):
+        parsed = index.parse(question, None)
+        weights = _weights(index, parsed)
+        for concept in parsed.concepts:
+            printed = index.matcher.rendering_lemmas(concept)
+            assert not printed or printed & set(weights), (question, concept)  # some rendering always weighs
+    # a question naming the rule in the texts' words keeps the weights the parser gave
+    plain = index.parse("как работает парное орудие", None)
+    assert _weights(index, plain)["парный"] == max(t.weight * index.idf(t.text) for t in plain.terms if t.text == "парный")
+
+
+def test_a_long_passage_shows_the_chosen_sentence_s_paragraph_whole() -> None:
+    from rulekb.kb.ask.card_parts import with_paragraph
+    from rulekb.kb.text.choice import Choice
+    from rulekb.kb.text.sentences import Sentence
+
+    first = ("Если на персонажа распределена рана и рядом есть другая модель в 6\", она может попытаться "
+             "использовать правило. Для этого киньте D6. При броске 3 и меньше попытка провалилась. "
+             "На 4+ попытка успешна.")
+    second = "Прочее правило о персонажах. " * 30
+    text = f"{first}\n{second.strip()}"
+    sentences = [Sentence(x, "rule", ()) for x in re.split(r"(?<=[.!?])\s+", text.replace("\n", " ")) if x]
+    best = sentences[0].text
+    chosen = f"{best} {sentences[2].text}"
+    widened = with_paragraph(text, sentences, Choice("n", chosen, 1.0, 0, best))
+    assert "На 4+ попытка успешна." in widened.text and "Для этого киньте D6." in widened.text
+    assert widened.text.index("Для этого") < widened.text.index("При броске")  # in the text's order
+    assert "Прочее правило" not in widened.text  # the other paragraph stays out
+    # what the choice took from another passage stays after the paragraph
+    other = with_paragraph(text, sentences, Choice("n", f"{chosen} Чужое правило.", 1.0, 0, best))
+    assert other.text.endswith("Чужое правило.")
+    # a paragraph too long to show whole leaves the choice as it was
+    long_best = next(s.text for s in sentences if s.text.startswith("Прочее"))
+    kept = Choice("n", long_best, 1.0, 0, long_best)
+    assert with_paragraph(text, sentences, kept) is kept

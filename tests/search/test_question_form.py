@@ -94,3 +94,20 @@ def test_a_question_asking_two_things_names_its_second_form() -> None:
     assert second_form("На сколько дюймов консолидация и можно ли ею запрыгнуть в контакт?", "number") == "yesno"
     assert second_form("Can it still shoot in my Shooting phase?", "yesno") is None
     assert second_form("На сколько дюймов консолидация?", "number") is None
+
+
+def test_a_measure_the_situation_tells_does_not_make_a_number_question() -> None:
+    told = "Мой отряд добил врага, рядом никого нет, но в 3 дюймах лежит объектив. Как мне консолидироваться?"
+    assert question_form(told) == "procedure"
+    # a measure in the asking sentence still asks for a number
+    assert question_form("Мой отряд добил врага. Дальность консолидации?") == "number"
+    assert question_form("дальность чарджа") == "number"
+
+
+def test_a_measure_named_by_what_it_is_asks_for_a_number() -> None:
+    assert question_form("Какой штраф за стрельбу из тяжёлого оружия после движения?") == "number"
+    assert question_form("Какого размера большой шаблон?") == "number"
+    assert question_form("What is the points limit for a Strike Force army?") == "number"
+    # a yes/no question asking a penalty beside stays yes/no (the penalty is its second form)
+    assert question_form("Can it still shoot, and is there a penalty?") == "yesno"
+    assert question_form("Какой отряд ходит первым?") != "number"

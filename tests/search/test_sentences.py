@@ -297,3 +297,110 @@ def test_a_second_form_brings_its_sentence_too() -> None:
     both = choose([("n", "rule", [permission, *filler, penalty])], weights, set(), "yesno", also="number")
     assert alone is not None and "вычтите 1" not in alone.text
     assert both is not None and both.text.startswith("Транспортные") and "вычтите 1" in both.text
+
+
+def test_the_situation_told_before_the_asking_sentence_is_a_condition() -> None:
+    from rulekb.kb.text.verdicts import question_conditions, question_situation
+
+    question = "Мой отряд в этом ходу сделал фолбэк из рукопашки. Могу я в фазе рывка объявить им чардж?"
+    told = question_situation(question)
+    assert {"фолбэк", "рукопашка", "ход"} <= set(told)
+    assert "объявить" not in told and "чардж" not in told  # the asking sentence asks, it tells no situation
+    assert "фолбэк" not in question_conditions(question)  # the asking sentence's own conditions only
+
+
+def test_an_item_an_exception_list_prints_for_the_question_s_situation_denies() -> None:
+    ruling = ("Юнит может объявить атаку в этом ходу, если он в пределах 12 дюймов от врага, за исключением "
+              "случаев, когда выполняется любое из следующих условий: • Эта единица отступила в этом ходу. "
+              "• Этот блок является САМОЛЕТ.")
+    weights = {"атака": 1.0, "объявить": 1.0, "отступить": 2.0, "ход": 1.0, "самолет": 2.0}
+    fell_back = {"отступить": "фолбэк"}
+    assert yes_no_lead(ruling, "ru", weights, situation=fell_back) == "Нет."
+    # a situation the sentence outside the list states too is no exception: the permission stands
+    assert yes_no_lead(ruling, "ru", weights, situation={"ход": "ход"}).startswith("Да")
+    # nor does an item under a lead-in that excepts nothing
+    listed = "Юнит может объявить атаку в любом из следующих случаев: • Эта единица отступила в этом ходу."
+    assert yes_no_lead(listed, "ru", weights, situation=fell_back).startswith("Да")
+
+
+def test_the_list_item_stating_the_situation_joins_the_chosen_sentence() -> None:
+    lead = sentence("Юнит может объявить атаку, если он находится в пределах 12 дюймов от одного или нескольких "
+                    "вражеских юнитов, за исключением случаев, когда выполняется любое из следующих условий:")
+    items = [sentence("• Эта единица продвинулась вперед или отступила в этом ходу."),
+             sentence("• Данный отряд находится в пределах досягаемости любых вражеских моделей."),
+             sentence("• Этот блок является САМОЛЕТ.")]
+    head = sentence("В фазе рывка вы можете выбрать подходящие юниты по одному, чтобы объявить атаку на врага "
+                    "в ближнем бою, и каждый юнит можно выбрать только один раз за фазу.")
+    filler = [sentence(f"Другое положение {i} о фазе рывка, о бросках и о моделях, которые в ней участвуют.")
+              for i in range(8)]
+    weights = {t.text: 1.0 for t in tokens("объявить атаку фаза рывка")} | {"отступить": 0.1}
+    passage = [("n", "rule", [head, *filler, lead, *items])]
+    plain = choose(passage, weights, set(), "yesno")
+    assert plain is not None and "отступила" not in plain.text
+    situated = choose(passage, weights, set(), "yesno", conditions={"отступить": "фолбэк"})
+    assert situated is not None and "• Эта единица продвинулась вперед или отступила" in situated.text
+    assert "за исключением случаев" in situated.text  # with the lead-in that says what the item is a case of
+
+
+def test_a_slang_situation_word_stands_for_its_concept_s_printed_renderings(built: Path) -> None:
+    from rulekb.kb.ask.card_parts import condition_terms
+    from rulekb.kb.search.searcher import get_index
+
+    index = get_index(built)
+    question = "Мой отряд в этом ходу сделал фолбэк из рукопашки. Могу я в фазе рывка объявить им чардж?"
+    terms = condition_terms(index, index.parse(question, None), question)
+    assert terms.get("отступить") == "фолбэк"  # the texts never print «фолбэк»; they print its renderings
+    assert "объявить" not in terms
+    assert "устройство" not in terms  # a printed word («отряд») stands for itself and its synonyms only
+    english = "My Stormtalon is an AIRCRAFT and an enemy squad is 8 inches away. Can it declare a charge?"
+    assert "самолет" in condition_terms(index, index.parse(english, None), english)
+
+
+def test_a_passage_s_naming_line_counts_for_its_ruling_sentences() -> None:
+    naming = sentence("[ПОТОК] В их описании они известны как потоковое оружие.", "naming")
+    rule = sentence("Каждый раз, когда совершается атака таким оружием, она автоматически попадает в цель.")
+    elsewhere = sentence("Если результат броска на попадание больше или равен навыку, атака попадает в цель.")
+    weights = {"поток": 3.0, "потоковый": 3.0, "попадать": 1.0, "бросок": 1.0}
+    named = [("torrent", "rule", [naming, rule]), ("hit-roll", "rule", [elsewhere])]
+    choice = choose(named, weights, set(), "lookup")
+    assert choice is not None and choice.node_id == "torrent" and "автоматически" in choice.text
+    assert "В их описании" not in choice.text  # the naming line itself is still no ruling
+    # without the naming line the other passage's sentence carries more of the question
+    plain = choose([("torrent", "rule", [rule]), ("hit-roll", "rule", [elsewhere])], weights, set(), "lookup")
+    assert plain is not None and plain.node_id == "hit-roll"
+
+
+def test_the_sentence_before_the_chosen_one_joins_when_it_scores_nearly_as_much() -> None:
+    before = sentence("Если гравицикл включает турбоускорение в фазе стрельбы, он может передвинуться на 36 дюймов.")
+    best = sentence("Если гравицикл не включает турбоускорение, он может передвинуться на 2D6 в фазе наступления.")
+    unrelated = sentence("Модели этого типа считаются кавалерией во всех прочих отношениях и правилах игры.")
+    filler = [sentence(f"Прочее правило номер {i} о перемещении моделей по полю боя и о дистанции.") for i in range(10)]
+    weights = {"гравицикл": 2.0, "турбоускорение": 3.0, "фаза": 1.0, "наступление": 1.5}
+    choice = choose([("n", "rule", [*filler, unrelated, before, best])], weights, set(), "number")
+    assert choice is not None and "36 дюймов" in choice.text and "2D6" in choice.text
+    assert "кавалерией" not in choice.text  # a neighbour carrying nothing asked stays out
+    alone = choose([("n", "rule", [*filler, unrelated, best])], weights, set(), "number")
+    assert alone is not None and alone.text.startswith("Если гравицикл не включает")
+
+
+def test_an_english_answer_is_read_by_the_english_question_s_words() -> None:
+    from rulekb.kb.ask.card_parts import english_answer_weights
+
+    question = "Can an Epic Hero be given an Enhancement in 10th edition?"
+    answer = "Only CHARACTERS can be given Enhancements. An EPIC HERO cannot be given an Enhancement."
+    weights = english_answer_weights(question)
+    assert {"epic", "hero", "enhancement"} <= set(weights) and "can" not in weights
+    assert yes_no_lead(answer, "en", weights) == "No."
+    assert yes_no_lead(answer, "en") == "Yes."  # the first permission, read without the question's words
+
+
+def test_numbered_step_headings_glued_to_sentences_are_split() -> None:
+    glued = ("Используйте следующую последовательность действий.1 ВЫБЕРИТЕ ПОДХОДЯЩЕЕ УСТРОЙСТВО 2 ВЫБЕРИТЕ ЦЕЛИ "
+             "3 ПОВТОРИТЕ ДЛЯ СЛЕДУЮЩЕГО ОБЪЕКТАВ фазе атаки вы можете выбрать отряд.")
+    texts = [s for s, _ in mark_sentences([glued], "rule")]
+    assert texts[0] == "Используйте следующую последовательность действий."
+    assert texts[1].startswith("1 ВЫБЕРИТЕ") and texts[1].endswith("ОБЪЕКТА")
+    assert texts[2] == "В фазе атаки вы можете выбрать отряд."
+    # capitalised keywords inside a sentence are no heading glued to anything
+    kept = "Эти МОНСТРЫ ИЛИ ТРАНСПОРТА в бою стреляют. Отряд ТРАНСПОРТ модели может высадиться."
+    assert [s for s, _ in mark_sentences([kept], "rule")] == [kept]
