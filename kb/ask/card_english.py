@@ -149,10 +149,24 @@ def _rule_lemmas(english: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, 
             if len(russian) > 1 and _ADJECTIVE.search(one[0]):
                 continue  # an adjective beside the word's nouns is half a phrase («боевой» of «боевой дух»)
             found.setdefault(one[0], []).append(word)
-    # a word given for several unrelated English words («время»: during, time) or a short function
-    # word («до», «тот», «все») says nothing reliable on its own: left out
-    return {lemma: words[0] for lemma, words in found.items()
-            if len(lemma) >= MIN_RULE_LEMMA and len({w[:4] for w in words}) == 1}
+    # a short function word («до», «тот», «все») says nothing reliable on its own: left out; a word
+    # the vocabulary gives for several English words («каждый»: each, every; «видимый»: visible, see)
+    # is glossed by all of them, as the vocabulary lists them («each/every»)
+    glosses: dict[str, str] = {}
+    for lemma, words in found.items():
+        kept: list[str] = []
+        for word in words:  # one English word per stem: move, moved, movement → move; use, used → use
+            if not any(_same_stem(word, other) for other in kept):
+                kept.append(word)
+        if len(lemma) >= MIN_RULE_LEMMA and len(kept) <= MAX_GLOSSES:
+            glosses[lemma] = "/".join(kept)
+    return glosses
+
+
+def _same_stem(one: str, other: str) -> bool:
+    one, other = one.replace("-", ""), other.replace("-", "")
+    short, long_ = sorted((one, other), key=len)
+    return one[:4] == other[:4] or long_.startswith(short.rstrip("e"))
 
 
 def rule_words(ruling: str, names: Sequence[str] = (),
@@ -167,7 +181,7 @@ def rule_words(ruling: str, names: Sequence[str] = (),
     out: list[tuple[str, str]] = []
     for token in tokens(ruling):
         word = table.get(token.text)
-        if word is None or word in seen or re.search(rf"\b{re.escape(word)}", named):
+        if word is None or word in seen or any(re.search(rf"\b{re.escape(w)}", named) for w in word.split("/")):
             continue
         seen.add(word)
         out.append((word, ruling[token.start:token.end]))
@@ -176,6 +190,8 @@ def rule_words(ruling: str, names: Sequence[str] = (),
     return out
 
 
+#: A Russian word the vocabulary gives for more English words than this is no gloss («время»…).
+MAX_GLOSSES = 3
 #: Shortest Russian lemma glossed as a rule word (shorter ones are function words: «до», «тот», «все»).
 MIN_RULE_LEMMA = 4
 #: At most this many rule words on an English card's lead line.
