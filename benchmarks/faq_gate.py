@@ -4,6 +4,7 @@ Prints figures, asserts nothing. Uses the built knowledge base (``rulekb build``
 ``--build-dir``) and the FAQ's own phrasings, never an evaluation set:
 
     .venv/bin/python benchmarks/faq_gate.py [--build-dir build] [--sample 80] [--seed 11] [--only loo|lopo]
+        [--without-screening]
 
 1. **Leave one entry out** (``loo``): each entry is removed from the FAQ in turn and each of its
    phrasings (question and variants) is asked. The entry that answers it is gone, so an entry leading
@@ -14,9 +15,15 @@ Prints figures, asserts nothing. Uses the built knowledge base (``rulekb build``
    phrasing in turn is taken out of its entry and asked — a question the entry was not written with,
    as a player's new question is. Precision as above; ``own`` counts the cards the entry itself leads.
 
+``another edition's`` counts the wrong leads by an entry of another edition than the phrasing's: a
+phrasing that names no edition («сближение в конце боя») gets the player's edition first (else the
+10th), whose entry then leads that edition's part — the edition choice, not the gate.
+
 The search index still holds every phrasing (``questions`` field) unless the build was made
 without them; a build without (``--build-dir`` of a build whose ``faq_questions`` was empty) is the
 stricter measure: retrieval then knows none of the words the phrasings share with the question.
+``--without-screening`` measures the gate as it was before :func:`rulekb.kb.ask.faq_pick.screen_matches`
+(every match goes to the card's gate).
 """
 
 from __future__ import annotations
@@ -38,7 +45,16 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=80, help="entries whose phrasings are left out in turn")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--only", choices=("loo", "lopo"))
+    parser.add_argument("--without-screening", action="store_true", help="the gate before screening, for comparison")
     args = parser.parse_args()
+
+    if args.without_screening:
+        import rulekb.kb.ask.card as card_module
+
+        def unscreened(index: Any, question: str, form: str, hits: Any, matches: Any) -> tuple[list[Any], list[Any]]:
+            return list(matches), []
+
+        setattr(card_module, "screen_matches", unscreened)  # noqa: B010 — the module's own name, replaced
 
     from rulekb.kb.ask.answer import ask
     from rulekb.kb.search.searcher import get_index
@@ -68,7 +84,7 @@ def main() -> None:
         for mode in modes:
             started = time.perf_counter()
             entries = list(full) if mode == "loo" else random.Random(args.seed).sample(list(full), min(args.sample, len(full)))
-            asked = leads = correct = own = 0
+            asked = leads = correct = own = other_edition = 0
             for target in entries:
                 phrasings = [target.question, *target.variants]
                 if mode == "loo":
@@ -86,10 +102,12 @@ def main() -> None:
                     entry = led(card)
                     correct += right(entry, target)
                     own += entry is not None and entry.id == target.id
+                    other_edition += entry is not None and entry.edition != target.edition
             precision = correct / leads if leads else float("nan")
             label = "leave one entry out" if mode == "loo" else f"leave one phrasing out ({len(entries)} entries)"
             print(f"{label:<44} questions {asked:5d}  FAQ leads {leads:4d}  right {correct:4d}  "
-                  f"precision {precision:.3f}  own entry {own:4d}  ({time.perf_counter() - started:.0f} s)")
+                  f"precision {precision:.3f}  own entry {own:4d}  another edition's {other_edition:3d}  "
+                  f"({time.perf_counter() - started:.0f} s)")
     finally:
         index.faq = full
 

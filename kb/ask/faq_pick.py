@@ -177,7 +177,7 @@ def screen_matches(
     :class:`Gate` that does not lead, with its reason: ``"passages"`` (retrieval on its own does
     not rank the entry's cited leaves first among the edition's passages, :data:`RETRIEVAL_DEPTH`;
     an edition without hits here is searched on its own by the card and gated there),
-    ``"aspect"`` (the other side of an axis of :data:`ASPECT_AXES`), ``"form"`` (a number asked
+    ``"opposite"`` (the other side of an axis of :data:`ASPECT_AXES`), ``"form"`` (a number asked
     of an entry that gives none)."""
     entries = index.faq
     if not entries:
@@ -202,7 +202,7 @@ def screen_matches(
             if first is not None and not cited & set(first[:RETRIEVAL_DEPTH]):
                 reason = "passages"
             elif aspects_clash(asked, entry):
-                reason = "aspect"
+                reason = "opposite"
             elif form == "number" and not answers_a_number(entry):
                 reason = "form"
         if reason:

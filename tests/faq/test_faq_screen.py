@@ -98,6 +98,6 @@ def test_the_card_lists_a_screened_entry_as_related(built: Path) -> None:
         card = ask(question, build_dir=built, edition="10")["card"]
         assert leading(card) != neighbour, card["text"]
         for gate in card["related_faq"]:
-            assert not gate["leads"] and gate["reason"] in ("edition", "score", "passages", "aspect", "form")
+            assert not gate["leads"] and gate["reason"] in ("edition", "score", "passages", "aspect", "opposite", "form")
     melee = ask("Можно ли разделить рукопашные атаки отряда по разным целям?", build_dir=built, edition="10")["card"]
     assert "10e-split-fire" in {g["id"] for g in melee["related_faq"]}
