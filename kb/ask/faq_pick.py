@@ -164,8 +164,9 @@ def answers_a_number(entry: FaqEntry) -> bool:
 
 def retrieval_order(hits: Sequence[Hit]) -> list[str]:
     """The hits' leaves in the order of their retrieval scores (a FAQ match moved its cited leaves
-    up without changing their scores; a cited leaf retrieval had not found scores as the first)."""
-    ranked = sorted(enumerate(hits), key=lambda item: (-item[1].score, item[0]))
+    up without changing their scores). A cited leaf retrieval had not found was given the first
+    hit's score and put before it (:func:`faq_hits`): among equal scores the later hit comes first."""
+    ranked = sorted(enumerate(hits), key=lambda item: (-item[1].score, -item[0]))
     return [hit.node_id for _, hit in ranked]
 
 

@@ -53,6 +53,10 @@ def test_retrieval_order_undoes_the_faq_lift(built: Path) -> None:
     assert len(hits) >= 3
     lifted = [hits[2], hits[0], hits[1], *hits[3:]]  # a FAQ match moved its cited leaf first, scores unchanged
     assert retrieval_order(lifted) == [h.node_id for h in sorted(hits, key=lambda h: -h.score)]
+    # a cited leaf retrieval had not found carries the first hit's score, put before it: not first
+    unfound = next(f for n, f in index.features.items() if n not in {h.node_id for h in hits})
+    made_up = make_hit(unfound, hits[0].score)
+    assert retrieval_order([made_up, *hits])[0] == hits[0].node_id
 
 
 def test_an_entry_leads_only_from_the_edition_s_first_passage(built: Path) -> None:
