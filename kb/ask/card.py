@@ -32,6 +32,7 @@ from rulekb.kb.ask.card_editions import (
 )
 from rulekb.kb.ask.card_parts import Part, ruling_part
 from rulekb.kb.ask.card_terms import pick_concepts, terminology_card
+from rulekb.kb.ask.faq_pick import screen_matches
 from rulekb.kb.ask.form import (
     concept_editions,
     edition_vocabulary,
@@ -178,16 +179,18 @@ def build_card(
     editions = _editions(index, parsed, hits, by_edition, named, implied, played, comparison)
     if faq_matches is None and use_faq and index.faq:
         faq_matches = match_faq(parsed.cleaned, index.faq, limit=10)
+    # the entries that ask another thing than the question never reach the gate (kept as related)
+    faq_matches, screened = screen_matches(index, question, form, hits, faq_matches or []) if use_faq else ([], [])
     gates: list[Any] = []
     parts = _parts(index, parsed, question, editions, by_edition, named + implied, form, lang, use_faq, gates,
-                   faq_matches or [])
+                   faq_matches)
     if not parts:
-        return empty_card(lang), gates
+        return empty_card(lang), screened + gates
     card = _assemble(parts, parsed.concepts, question, form, lang, comparison, build_dir)
     card["confidence"] = round(float(confidence), 4)
     if parts[0].source == "faq":
-        card["confidence"] = round(max(card["confidence"], gates[0].score if gates else 0.0), 4)
-    return card, gates
+        card["confidence"] = round(max(card["confidence"], next((g.score for g in gates if g.leads), 0.0)), 4)
+    return card, screened + gates
 
 
 def _implied(build_dir: Path, parsed: Any, hits: Sequence[Any]) -> list[str]:

@@ -24,7 +24,7 @@ from rulekb.kb.text.analysis import lemmas, tokens
 from rulekb.kb.text.vocabulary import load_english
 
 __all__ = ["MAX_ENGLISH_NAMES", "RULING_INTRO", "english_groups", "english_line", "english_weights", "extend_english_line", "measures",
-           "number_lead", "ruling_concepts"]
+           "misspelt_terms", "number_lead", "ruling_concepts"]
 
 
 _MEASURED = re.compile(
@@ -149,10 +149,24 @@ def _rule_lemmas(english: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, 
             if len(russian) > 1 and _ADJECTIVE.search(one[0]):
                 continue  # an adjective beside the word's nouns is half a phrase («боевой» of «боевой дух»)
             found.setdefault(one[0], []).append(word)
-    # a word given for several unrelated English words («время»: during, time) or a short function
-    # word («до», «тот», «все») says nothing reliable on its own: left out
-    return {lemma: words[0] for lemma, words in found.items()
-            if len(lemma) >= MIN_RULE_LEMMA and len({w[:4] for w in words}) == 1}
+    # a short function word («до», «тот», «все») says nothing reliable on its own: left out; a word
+    # the vocabulary gives for several English words («каждый»: each, every; «видимый»: visible, see)
+    # is glossed by all of them, as the vocabulary lists them («each/every»)
+    glosses: dict[str, str] = {}
+    for lemma, words in found.items():
+        kept: list[str] = []
+        for word in words:  # one English word per stem: move, moved, movement → move; use, used → use
+            if not any(_same_stem(word, other) for other in kept):
+                kept.append(word)
+        if len(lemma) >= MIN_RULE_LEMMA and len(kept) <= MAX_GLOSSES:
+            glosses[lemma] = "/".join(kept)
+    return glosses
+
+
+def _same_stem(one: str, other: str) -> bool:
+    one, other = one.replace("-", ""), other.replace("-", "")
+    short, long_ = sorted((one, other), key=len)
+    return one[:4] == other[:4] or long_.startswith(short.rstrip("e"))
 
 
 def rule_words(ruling: str, names: Sequence[str] = (),
@@ -167,7 +181,7 @@ def rule_words(ruling: str, names: Sequence[str] = (),
     out: list[tuple[str, str]] = []
     for token in tokens(ruling):
         word = table.get(token.text)
-        if word is None or word in seen or re.search(rf"\b{re.escape(word)}", named):
+        if word is None or word in seen or any(re.search(rf"\b{re.escape(w)}", named) for w in word.split("/")):
             continue
         seen.add(word)
         out.append((word, ruling[token.start:token.end]))
@@ -176,6 +190,8 @@ def rule_words(ruling: str, names: Sequence[str] = (),
     return out
 
 
+#: A Russian word the vocabulary gives for more English words than this is no gloss («время»…).
+MAX_GLOSSES = 3
 #: Shortest Russian lemma glossed as a rule word (shorter ones are function words: «до», «тот», «все»).
 MIN_RULE_LEMMA = 4
 #: At most this many rule words on an English card's lead line.
@@ -195,6 +211,8 @@ def english_weights(index: Any, parsed: Any, weights: dict[str, float]) -> dict[
     rules print throughout: each of a concept's rendering words weighs at most its renderings' median
     (a rendering weighing by its most distinctive word), as one word the question typed would."""
     printed = {t: w for t, w in weights.items() if t in index.vocabulary}
+    for term, weight in misspelt_terms(index, parsed).items():
+        printed[term] = max(printed.get(term, 0.0), weight)
     rendered = {t.text for t in parsed.terms if t.origin == "rendering"}
     concepts = index.matcher.concepts
     capped = dict(printed)
@@ -212,6 +230,54 @@ def english_weights(index: Any, parsed: Any, weights: dict[str, float]) -> dict[
             for term in terms:
                 capped[term] = min(capped[term], cap)
     return capped or weights
+
+
+def _edits(one: str, other: str, limit: int) -> int:
+    """Edit distance of two words (a swap of neighbouring letters is one edit: «modle»), or
+    ``limit + 1`` once it exceeds ``limit``."""
+    if abs(len(one) - len(other)) > limit:
+        return limit + 1
+    before: list[int] = []
+    previous = list(range(len(other) + 1))
+    for i, a in enumerate(one, 1):
+        current = [i]
+        for j, b in enumerate(other, 1):
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a != b))
+            if i > 1 and j > 1 and a == other[j - 2] and one[i - 2] == b:
+                cost = min(cost, before[j - 2] + 1)
+            current.append(cost)
+        if min(current) > limit:
+            return limit + 1
+        before, previous = previous, current
+    return previous[-1]
+
+
+#: A misspelt English word is read as the vocabulary word this many edits away (one for words of
+#: up to seven letters, two for longer ones); shorter words are never corrected.
+MIN_TYPO_LENGTH = 5
+
+
+def misspelt_terms(index: Any, parsed: Any) -> dict[str, float]:
+    """The Russian terms an English question's misspelt rule words stand for («visable» → visible →
+    «видимый», «overwach» is a concept already): a Latin word of five letters or more that the search
+    expanded to nothing and named no concept is read as the one English vocabulary word within one
+    edit (two for longer words), when exactly one is; its Russian words weigh by their IDF."""
+    english = dict(build_english(index.build_dir))
+    found: dict[str, float] = {}
+    for word in parsed.words:
+        typed = word.original.lower()
+        if (word.concept or len(word.alternatives) > 1 or len(typed) < MIN_TYPO_LENGTH or not typed.isascii()
+                or not typed.isalpha() or typed in english):
+            continue
+        limit = 1 if len(typed) <= 7 else 2
+        near = [w for w in english if len(w) >= MIN_TYPO_LENGTH and _edits(typed, w, limit) <= limit]
+        if len(near) != 1:
+            continue
+        for russian in english[near[0]]:
+            for term in index.lemmas_of(russian):
+                if term in index.vocabulary:
+                    found[term] = max(found.get(term, 0.0), index.idf(term))
+    return found
 
 
 def english_groups(index: Any, parsed: Any) -> dict[str, str]:

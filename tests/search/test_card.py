@@ -305,13 +305,17 @@ def test_an_english_line_glosses_the_ruling_s_rule_words_word_for_word(built: Pa
     assert words and len(words) <= MAX_RULE_WORDS
     for en, printed in words:
         assert printed in ruling  # the text's own word, as printed
-        assert en in english  # an English word of the vocabulary English questions are searched with
+        # English words of the vocabulary English questions are searched with («каждый»: each/every)
+        assert all(part in english for part in en.split("/")), en
     # short function words are never glossed («до» is "before" in the vocabulary, and «до 3 дюймов» too)
     assert all(len(printed) >= 3 for _, printed in words)
     assert not [w for w, printed in rule_words("до того как") if printed in ("до", "того")]
     # an adjective listed beside its phrase's noun is half a phrase: «боевой» of «боевой дух» is no "morale"
     assert "morale" in english and "боевой" in english["morale"]
     assert "morale" not in dict(rule_words("Боевые зоны — это наборы ландшафта."))
+    # a word the vocabulary gives for two English words is glossed by both, not left out
+    assert "каждый" in english["each"] and "каждый" in english["every"]
+    assert ("each/every", "каждую") in words
     line = english_line(built, "10", [], ruling, None)
     head = line.split("The ruling")[0]
     assert "Rule words:" in head and "end" in head.split("Rule words:")[1]
