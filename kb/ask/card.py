@@ -204,6 +204,10 @@ def _implied(build_dir: Path, parsed: Any, hits: Sequence[Any]) -> list[str]:
         # the words point to one book, a concept printed in another book only points there, and
         # retrieval ranks that other book first: the concept's book (a Kill Team banner «к результату боя»)
         return implied
+    if worded and implied and not set(worded) & set(implied):
+        # the words point to one book, a concept printed only in another: the question is not one
+        # book's, so each gets its card rather than one chosen silently
+        return sorted(set(worded) | set(implied), key=display_rank)
     if worded:
         return worded
     if implied and ranked and not set(implied) & set(ranked):

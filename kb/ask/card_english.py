@@ -29,7 +29,8 @@ __all__ = ["MAX_ENGLISH_NAMES", "RULING_INTRO", "english_groups", "english_line"
 
 _MEASURED = re.compile(
     r"(\d+(?:[.,]\d+)?(?:-?х)?\s*(?:\"|″|”|“|дюйм\w*)|\d*\s*[DdДд]\s*\d+(?:\s*[+\-]\s*\d+)?|\b\d\+|(?<![\w+\-])[+\-−]\d\b"
-    r"|(?:добав\w*|прибав\w*|увелич\w*\s+на)\s+\d+|(?:вычт\w*|отним\w*|уменьш\w*\s+на|ухудш\w*\s+на)\s+\d+)",
+    r"|(?:добав\w*|прибав\w*|увелич\w*\s+на)\s+\d+|(?:вычт\w*|отним\w*|уменьш\w*\s+на|ухудш\w*\s+на)\s+\d+"
+    r"|\b\d+\s*(?:CP|КП|ОК)\b)",
     re.IGNORECASE,
 )
 
@@ -58,9 +59,22 @@ def measures(ruling: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def number_lead(ruling: str) -> str | None:
-    """For a how-far / how-many question: the measures the ruling states (``9″``, ``2D6``, ``3+``, ``+1``)."""
+#: The units a number question may name, and the measures written in each.
+_UNITS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (re.compile(r"\b(?:CP|КП|ОК)\b|командн\w*\s+очк|command points?", re.I), re.compile(r"\b(?:CP|КП|ОК)$")),
+    (re.compile(r"дюйм|\d\s*[\"″]|\binch|how far|\bрасстояни", re.I), re.compile(r"″$")),
+)
+
+
+def number_lead(ruling: str, question: str = "") -> str | None:
+    """For a how-far / how-many question: the measures the ruling states (``9″``, ``2D6``, ``3+``, ``+1``).
+    A question naming its unit («сколько CP», «на сколько дюймов») is led only by measures in that
+    unit, or by none when the ruling states none in it."""
     found = measures(ruling)
+    for asked, written in _UNITS:
+        if asked.search(question):
+            found = [m for m in found if written.search(m)]
+            break
     if not found:
         return None
     return ", ".join(found[:2])

@@ -203,7 +203,7 @@ def ruling_part(
     if form == "yesno" and only_one_denies(question, choice.text):
         lead = "No." if lang == "en" else "Нет."  # «двух лидеров?» — «только один лидер»
     if form == "number" and lang != "en":
-        measure = number_lead(choice.text)
+        measure = number_lead(choice.text, question)
         lead = f"{measure}." if measure else None
     if lang == "en":
         concepts = [c for c in parsed.concepts if c in node.concepts or c in node.defines] or list(parsed.concepts)

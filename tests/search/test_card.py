@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from rulekb.kb.ask.answer import ask
+from rulekb.kb.ask.card_english import number_lead
 from rulekb.kb.ask.labels import question_lang
 from rulekb.kb.text.analysis import tokens
 
@@ -547,3 +548,19 @@ def test_a_long_passage_shows_the_chosen_sentence_s_paragraph_whole() -> None:
     long_best = next(s.text for s in sentences if s.text.startswith("Прочее"))
     kept = Choice("n", long_best, 1.0, 0, long_best)
     assert with_paragraph(text, sentences, kept) is kept
+
+
+def test_words_of_one_book_and_a_concept_of_another_get_both_books(built: Path) -> None:
+    """«Огонь на упреждение» is Kill Team's wording, a stratagem is printed in the 10th edition only:
+    the question is neither book's alone, so neither answers it silently for the other."""
+    card = ask("Сколько CP стоит стратагема Огонь на упреждение?", build_dir=built)["card"]
+    assert {p["edition"] for p in card["per_edition"]} == {"10", "kt"}
+    assert card["edition"] is None
+
+
+def test_a_number_question_naming_its_unit_is_led_by_that_unit_only() -> None:
+    ruling = "если этот отряд находится в пределах 12 дюймов от этой модели, увеличьте стоимость на 1 CP"
+    assert number_lead(ruling, "сколько CP стоит?") == "1 CP"
+    assert number_lead(ruling, "на сколько дюймов?") == "12″"
+    assert number_lead(ruling) == "12″, 1 CP"
+    assert number_lead("увеличьте стоимость на 1 CP", "на каком расстоянии?") is None
