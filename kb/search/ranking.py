@@ -26,6 +26,8 @@ from rulekb.kb.search.weights import (
     IDF_FROM_TEXT,
     KIND_FACTOR,
     RERANK_DEPTH,
+    SECTION_LEADS,
+    SECTION_REPEAT,
     W_COVER,
     W_DEFINES,
     W_EDITION,
@@ -254,6 +256,8 @@ def search_parsed(
         score = _rerank(index, parsed, query, features, float(base)) if query is not None else float(base)
         scored.append((score, index.order[features.id], features))
     scored.sort(key=lambda item: (-item[0], item[1]))
+    if SECTION_REPEAT != 1.0:
+        scored = _spread_sections(scored)
     if parsed.compare and len(parsed.editions) > 1:
         scored = _lead_with_each_edition(scored, parsed.editions)
     elif not parsed.editions and DIVERSIFY:
@@ -262,6 +266,22 @@ def search_parsed(
     if snippets:
         fill_snippets(parsed, hits, index)
     return hits
+
+
+def _spread_sections(scored: list[tuple[float, int, NodeFeatures]]) -> list[tuple[float, int, NodeFeatures]]:
+    """Each leaf under a heading that :data:`SECTION_LEADS` better leaves already hold scores
+    :data:`SECTION_REPEAT` less per leaf above it beyond those: the top passages span sections."""
+    seen: dict[tuple[str, tuple[str, ...]], int] = {}
+    spread: list[tuple[float, int, NodeFeatures]] = []
+    for score, order, features in scored:
+        key = (features.source_id, features.breadcrumb)
+        count = seen.get(key, 0)
+        seen[key] = count + 1
+        if count >= SECTION_LEADS:
+            score *= SECTION_REPEAT ** (count - SECTION_LEADS + 1)
+        spread.append((score, order, features))
+    spread.sort(key=lambda item: (-item[0], item[1]))
+    return spread
 
 
 def _lead_with_each_edition(

@@ -36,3 +36,8 @@ DIVERSIFY = 0.7
 KIND_FACTOR = {"rule": 1.0, "summary": 0.97, "list": 0.95, "table": 0.9, "example": 0.8}
 FIELDS = (("title", 1.0), ("path", 1.0), ("text", 1.0), ("aliases", 1.0), ("questions", 1.0))
 EXPANSION_FIELDS = (("title", 1.0), ("text", 1.0))
+#: Under one heading, each leaf after the first :data:`SECTION_LEADS` of it in the ranking scores this
+#: much less again (× factor per leaf already shown): one section's details make way for another
+#: section's rule in the top passages a card reads (1 switches this off).
+SECTION_REPEAT = 0.7
+SECTION_LEADS = 2
