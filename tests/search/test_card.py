@@ -567,7 +567,12 @@ def test_a_number_question_naming_its_unit_is_led_by_that_unit_only() -> None:
 
 
 def test_a_procedure_reads_on_into_the_next_leaves_of_its_section(built: Path) -> None:
-    from rulekb.kb.ask.card_parts import CONTINUING_LEAVES, PROCEDURE_TEXT, marked_sentences, procedure_continuation
+    from rulekb.kb.ask.card_parts import (
+        CONTINUING_LEAVES,
+        PROCEDURE_TEXT,
+        marked_sentences,
+        procedure_continuation,
+    )
     from rulekb.kb.search.searcher import get_index
     from rulekb.kb.text.sentences import NON_RULING, load_marked
 
