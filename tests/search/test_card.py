@@ -607,3 +607,39 @@ def test_a_procedure_reads_on_into_the_next_leaves_of_its_section(built: Path) -
     assert procedure_continuation(index, marked, last, index.features[last].text) == []
     # nothing is added past the length a procedure's card may take
     assert procedure_continuation(index, marked, pairs[0][0], "x" * PROCEDURE_TEXT) == []
+
+
+def test_a_comparison_part_s_second_ruling_passes_over_the_leaf_it_quotes(built: Path) -> None:
+    from types import SimpleNamespace
+
+    from rulekb.kb.ask.card_compare import with_second_ruling
+    from rulekb.kb.ask.card_parts import Part, marked_sentences
+    from rulekb.kb.search.searcher import get_index
+    from rulekb.kb.text.analysis import tokens as lemmas
+    from rulekb.kb.text.sentences import NON_RULING, load_marked
+
+    index = get_index(built)
+    marked = load_marked(built)
+    ids = [n for n, f in index.features.items() if f.kind == "rule" and len(f.text) < 600]
+    first, quoted, other = ids[10], ids[11], ids[12]
+
+    def ruling(node_id: str) -> list[str]:
+        return [x.text for x in marked_sentences(marked, index.features[node_id]) if x.mark not in NON_RULING]
+
+    # every word of the quoted leaf and of the other weighs the same: the quoted leaf ranks first
+    weights = {t.text: 1.0 for t in lemmas(" ".join(ruling(quoted) + ruling(other)))}
+    hits = [SimpleNamespace(node_id=n, kind="rule") for n in (first, quoted, other)]
+
+    def part(citations: list[dict[str, Any]]) -> Part:
+        node = index.features[first]
+        return Part("10", " ".join(ruling(first)), first, list(node.lines), "text", citations)
+
+    quoting = part([{"source_id": index.features[quoted].source_id, "lines": list(index.features[quoted].lines)}])
+    added = with_second_ruling(index, marked, quoting, hits, weights, set(), "comparison")
+    new = [c for c in added.citations if c not in quoting.citations]
+    assert new and all(c["lines"] != list(index.features[quoted].lines) for c in new)
+    assert tuple(new[0]["lines"]) == tuple(index.features[other].lines)
+    # not quoted, the leaf ranked first gives the second ruling
+    plain = part([])
+    first_new = [c for c in with_second_ruling(index, marked, plain, hits, weights, set(), "comparison").citations]
+    assert first_new and tuple(first_new[0]["lines"]) == tuple(index.features[quoted].lines)
