@@ -225,8 +225,9 @@ PROCEDURE_TEXT = MAX_TEXT * 2
 
 def procedure_continuation(index: Any, marked: dict[str, Any], node_id: str, shown: str) -> list[tuple[Any, str]]:
     """The leaves that continue a procedure after the chosen passage, each with the ruling sentences
-    the card does not show yet: the next leaves of the same section, in document order (an example
-    between is passed over), at most :data:`CONTINUING_LEAVES` of them and whole sentences only while
+    the card does not show yet: the next leaves of the same section or of its subsections (the steps
+    a passage numbers, printed under their own headings), in document order (an example between is
+    passed over), at most :data:`CONTINUING_LEAVES` of them and whole sentences only while
     the card stays within :data:`PROCEDURE_TEXT` — a procedure's steps run on past one leaf («Если у
     вас имеется более шести результатов …» after the rule for fewer than six; the damage after the
     order of choosing a model). Empty when the passage is its section's last leaf."""
@@ -241,7 +242,8 @@ def procedure_continuation(index: Any, marked: dict[str, Any], node_id: str, sho
     while len(out) < CONTINUING_LEAVES:
         leaf = _leaf_at(index, position + step)
         step += 1
-        if leaf is None or leaf.id.rsplit("/", 1)[0] != section or leaf.source_id != features.source_id:
+        within = leaf is not None and (leaf.id.rsplit("/", 1)[0] == section or leaf.id.startswith(section + "/"))
+        if leaf is None or not within or leaf.source_id != features.source_id:
             break
         if leaf.kind == "example":
             continue

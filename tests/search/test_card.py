@@ -599,11 +599,12 @@ def test_a_procedure_reads_on_into_the_next_leaves_of_its_section(built: Path) -
         assert 0 < len(found) <= CONTINUING_LEAVES
         leaf, added = found[0]
         assert leaf.id == after and added.startswith(ruling(after)[0])
-        assert all(section(x.id) == section(before) for x, _ in found)
+        # the passage's own section and its subsections (a procedure's steps under their headings)
+        assert all(x.id.startswith(section(before) + "/") for x, _ in found)
         assert len(shown) + sum(len(t) + 1 for _, t in found) <= PROCEDURE_TEXT
         assert not any(t in shown for _, t in found)
-    # a section's last leaf has nothing after it in its section
-    last = next(a for a, b in pairwise(ids) if section(a) != section(b))
+    # a section's last leaf has nothing after it in its section or its subsections
+    last = next(a for a, b in pairwise(ids) if not b.startswith(section(a) + "/"))
     assert procedure_continuation(index, marked, last, index.features[last].text) == []
     # nothing is added past the length a procedure's card may take
     assert procedure_continuation(index, marked, pairs[0][0], "x" * PROCEDURE_TEXT) == []
