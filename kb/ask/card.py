@@ -34,6 +34,7 @@ from rulekb.kb.ask.card_parts import Part, ruling_part
 from rulekb.kb.ask.card_terms import pick_concepts, terminology_card
 from rulekb.kb.ask.faq_pick import screen_matches
 from rulekb.kb.ask.form import (
+    compared_form,
     concept_editions,
     edition_vocabulary,
     implied_editions,
@@ -275,7 +276,8 @@ def _parts(index: Any, parsed: Any, question: str, editions: Sequence[str], by_e
         part = ruling_part(index, marked, parsed, question, edition, edition_hits, weights, numbers, form, lang,
                            use_faq, gates, faq_matches)
         if part is not None and comparison:
-            part = with_second_ruling(index, marked, part, edition_hits, weights, numbers, form)
+            part = with_second_ruling(index, marked, part, edition_hits, weights, numbers, form,
+                                      compared_form(question))
         if part is not None:
             parts.append(part)
     return parts

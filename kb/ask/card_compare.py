@@ -17,6 +17,7 @@ from rulekb.kb.ask.card_terms import records
 from rulekb.kb.ask.labels import edition_label
 from rulekb.kb.search.searcher import get_index
 from rulekb.kb.text.choice import choose
+from rulekb.kb.text.sentences import NON_RULING
 
 __all__ = ["MAX_PART", "SECOND_PASSAGES", "engine_line", "what_changed", "with_second_ruling"]
 
@@ -35,15 +36,30 @@ def _cut(text: str, limit: int) -> str:
 
 
 def with_second_ruling(index: Any, marked: dict[str, Any], part: Part, hits: Sequence[Any],
-                       weights: dict[str, float], numbers: set[str], form: str) -> Part:
+                       weights: dict[str, float], numbers: set[str], form: str, compared: str | None = None) -> Part:
     """A comparison's part from the text, with the ruling of the edition's next passages added: the
     defining passage of a mechanic often states what it is, while the edition's next passage rules
-    on the case asked (two models instead of one for a unit of seven, a character's bodyguard)."""
+    on the case asked (two models instead of one for a unit of seven, a character's bodyguard).
+    A next passage the part already quotes (the list it announced, cited by the part) gives its place to the
+    one after it, and ``compared``
+    (the measure or the permission the comparison asks, :func:`compared_form`) is what their
+    sentence must carry."""
     if part.source != "text":
         return part
-    rest = [h for h in hits if h.node_id != part.node_id and h.node_id in index.features][:SECOND_PASSAGES]
-    candidates = [(h.node_id, h.kind, marked_sentences(marked, index.features[h.node_id])) for h in rest]
-    extra = choose(candidates, weights, numbers, form) if candidates else None
+    candidates: list[tuple[str, str, Sequence[Any]]] = []
+    for hit in hits:
+        if len(candidates) == SECOND_PASSAGES:
+            break
+        if hit.node_id == part.node_id or hit.node_id not in index.features:
+            continue
+        leaf = index.features[hit.node_id]
+        if any(c.get("source_id") == leaf.source_id and list(c.get("lines") or []) == list(leaf.lines)
+               for c in part.citations):
+            continue  # quoted by the part already
+        unshown = tuple(x for x in marked_sentences(marked, leaf) if x.text not in part.text)
+        if any(x.mark not in NON_RULING for x in unshown):
+            candidates.append((hit.node_id, hit.kind, unshown))
+    extra = choose(candidates, weights, numbers, form, also=compared) if candidates else None
     if extra is None or extra.text in part.text:
         return part
     # the chosen sentences the part does not show yet (a passage and its summary share some)

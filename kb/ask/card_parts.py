@@ -24,7 +24,7 @@ from rulekb.kb.text.choice import MAX_TEXT, SHORT_PASSAGE, carried, choose
 from rulekb.kb.text.sentences import NON_RULING, Sentence, mark_sentences
 from rulekb.kb.text.verdicts import only_one_denies, question_situation, yes_no_lead
 
-__all__ = ["MAX_QUOTE", "Part", "announced_list", "condition_terms", "faq_gate", "list_lead", "marked_sentences", "ruling_part", "with_list"]
+__all__ = ["MAX_QUOTE", "Part", "announced_list", "condition_terms", "faq_gate", "list_lead", "marked_sentences", "procedure_continuation", "ruling_part", "with_list"]
 
 #: Longest quote of a FAQ entry's cited text on its card.
 MAX_QUOTE = 500
@@ -194,6 +194,10 @@ def ruling_part(
         # the list it announced is quoted too, or the passage announcing the list
         lines = [min(lines[0], following.lines[0]), max(lines[1], following.lines[1])]
     citations = [{"source_id": node.source_id, "lines": lines, "quote": choice.text}]
+    if form == "procedure":
+        for leaf, added in procedure_continuation(index, marked, node.id, choice.text):
+            citations.append({"source_id": leaf.source_id, "lines": list(leaf.lines), "quote": added})
+            choice = replace(choice, text=f"{choice.text} {added}")
     summary = section_summary(index, marked, choice, weights, groups)
     if summary is not None:  # the section's «•» summary of the rule, cited with its own lines
         leaf, items = summary
@@ -211,6 +215,51 @@ def ruling_part(
     else:
         text = (f"{lead} " if lead else "") + choice.text
     return Part(edition, text, node.id, lines, "text", citations)
+
+
+#: A procedure's card reads on into at most this many following leaves of the chosen passage's section …
+CONTINUING_LEAVES = 2
+#: … while the card's text stays within this many characters.
+PROCEDURE_TEXT = MAX_TEXT * 2
+
+
+def procedure_continuation(index: Any, marked: dict[str, Any], node_id: str, shown: str) -> list[tuple[Any, str]]:
+    """The leaves that continue a procedure after the chosen passage, each with the ruling sentences
+    the card does not show yet: the next leaves of the same section or of its subsections (the steps
+    a passage numbers, printed under their own headings), in document order (an example between is
+    passed over), at most :data:`CONTINUING_LEAVES` of them and whole sentences only while
+    the card stays within :data:`PROCEDURE_TEXT` — a procedure's steps run on past one leaf («Если у
+    вас имеется более шести результатов …» after the rule for fewer than six; the damage after the
+    order of choosing a model). Empty when the passage is its section's last leaf."""
+    features = index.features.get(node_id)
+    position = index.order.get(node_id) if features is not None else None
+    if features is None or position is None:
+        return []
+    section = node_id.rsplit("/", 1)[0]
+    length = len(shown)
+    out: list[tuple[Any, str]] = []
+    step = 1
+    while len(out) < CONTINUING_LEAVES:
+        leaf = _leaf_at(index, position + step)
+        step += 1
+        within = leaf is not None and (leaf.id.rsplit("/", 1)[0] == section or leaf.id.startswith(section + "/"))
+        if leaf is None or not within or leaf.source_id != features.source_id:
+            break
+        if leaf.kind == "example":
+            continue
+        unshown = [x.text for x in marked_sentences(marked, leaf) if x.mark not in NON_RULING and x.text not in shown]
+        if not unshown:
+            continue  # the list the passage announced, shown with it already
+        added: list[str] = []
+        for sentence in unshown:
+            if length + len(sentence) + 1 > PROCEDURE_TEXT:
+                break
+            added.append(sentence)
+            length += len(sentence) + 1
+        if not added:
+            break
+        out.append((leaf, " ".join(added)))
+    return out
 
 
 #: A section's «•» summary item joins the card when it carries this share of what the chosen

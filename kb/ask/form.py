@@ -109,7 +109,17 @@ def second_form(question: str, form: str) -> str | None:
         return "number"
     if form == "number" and _AND_YESNO.search(question):
         return "yesno"
+    if form == "comparison":
+        return compared_form(question)
     return None
+
+
+def compared_form(question: str) -> str | None:
+    """What a comparison compares, read as the question would be without its editions: a measure
+    («насколько далеко … в 7-й и в 10-й?», "how far … in 7th compared with 10th?") or a permission
+    («Нужно ли видеть цель … в 6-й и в 10-й?»); ``None`` when it compares a whole mechanic."""
+    inner = question_form(question)
+    return inner if inner in ("number", "yesno") else None
 
 
 def question_form(question: str, compare: bool = False, editions: int = 0) -> str:

@@ -69,13 +69,14 @@ def carried(lemmas: Iterable[str], weights: dict[str, float], groups: Mapping[st
 
 
 def _score(sentence: Sentence, weights: dict[str, float], numbers: set[str], form: str, top: float,
-           groups: Mapping[str, str] | None = None) -> float:
+           groups: Mapping[str, str] | None = None, compared: str | None = None) -> float:
     seen = set(sentence.lemmas)
     score = carried(seen, weights, groups)
     score += sum(0.5 * weights.get(n, top * 0.5) for n in numbers if n in seen)
-    # a comparison asks how the mechanic's measures differ: its numbers and dice fit it as they fit a number
-    fits = (form == "yesno" and _PERMISSION.search(sentence.text)) or (
-        form in ("number", "comparison") and _UNIT.search(sentence.text)) or (
+    # a comparison asks how the mechanic's measures differ: its numbers and dice fit it as they fit a
+    # number, unless it compares a permission («нужно ли …»: ``compared``), which the «может» fits
+    fits = (_fitting_form(form, compared) == "yesno" and _PERMISSION.search(sentence.text)) or (
+        _fitting_form(form, compared) == "number" and _UNIT.search(sentence.text)) or (
         form == "procedure" and STEP.match(sentence.text))
     if fits:
         score += W_FORM * top
@@ -84,6 +85,13 @@ def _score(sentence: Sentence, weights: dict[str, float], numbers: set[str], for
     if len(sentence.lemmas) < 4:
         score *= 0.5
     return score
+
+
+def _fitting_form(form: str, compared: str | None) -> str:
+    """The form a sentence fits: a comparison's compared form (a measure by default), else the form."""
+    if form == "comparison":
+        return compared or "number"
+    return form
 
 
 def choose(
@@ -104,12 +112,14 @@ def choose(
     the terms of the question's conditions and situation — the list item of the chosen passage that
     carries most of them joins, with its lead-in (the case of the rule the question is about)."""
     top = max(weights.values(), default=1.0)
+    # a comparison's second form is what it compares: the measure or the permission each edition rules
+    compared = also if form == "comparison" else None
     best: tuple[float, int, int, list[float]] | None = None
     usable = [c for c in candidates[: len(RANK_DECAY)] if c[2]]
     for rank, (_node_id, kind, sentences) in enumerate(usable):
         decay = RANK_DECAY[rank]
         kind_factor = 1.08 if kind == "summary" else 1.0
-        scores = [_score(s, weights, numbers, form, top, groups) * decay * kind_factor for s in sentences]
+        scores = [_score(s, weights, numbers, form, top, groups, compared) * decay * kind_factor for s in sentences]
         # the rule a passage names in its heading or naming line («[ДВОЙНОЕ СОЕДИНЕНИЕ] В их описании они известны
         # как парные орудия») is what its ruling sentences are about, though they do not repeat its name
         named = {t for x in sentences if x.mark in NAMING for t in x.lemmas}
@@ -141,11 +151,12 @@ def choose(
                 extra = (gain, s.text)
     if extra is not None and len(text) + len(extra[1]) <= MAX_TEXT * 3 // 2:
         text = f"{text} {extra[1]}"
-    if form in ("number", "yesno") and not _fits(text, form):
+    wanted = (compared if form == "comparison" else form) or ""
+    if wanted in ("number", "yesno") and not _fits(text, wanted):
         # the measure or the permission asked may be printed by the next passage («…на 12"»)
-        fitting = [(_score(s, weights, numbers, form, top, groups) * RANK_DECAY[r], s.text)
+        fitting = [(_score(s, weights, numbers, form, top, groups, compared) * RANK_DECAY[r], s.text)
                    for r, (_other, _k, other_sentences) in enumerate(usable) if r != rank
-                   for s in other_sentences if s.mark not in NON_RULING and _fits(s.text, form)
+                   for s in other_sentences if s.mark not in NON_RULING and _fits(s.text, wanted)
                    and any(t in s.lemmas for t in weights)]
         if fitting:
             best_fit = max(fitting)

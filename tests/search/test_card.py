@@ -564,3 +564,83 @@ def test_a_number_question_naming_its_unit_is_led_by_that_unit_only() -> None:
     assert number_lead(ruling, "на сколько дюймов?") == "12″"
     assert number_lead(ruling) == "12″, 1 CP"
     assert number_lead("увеличьте стоимость на 1 CP", "на каком расстоянии?") is None
+
+
+def test_a_procedure_reads_on_into_the_next_leaves_of_its_section(built: Path) -> None:
+    from rulekb.kb.ask.card_parts import (
+        CONTINUING_LEAVES,
+        PROCEDURE_TEXT,
+        marked_sentences,
+        procedure_continuation,
+    )
+    from rulekb.kb.search.searcher import get_index
+    from rulekb.kb.text.sentences import NON_RULING, load_marked
+
+    index = get_index(built)
+    marked = load_marked(built)
+    ids = list(index.features)
+
+    def section(node_id: str) -> str:
+        return node_id.rsplit("/", 1)[0]
+
+    def ruling(node_id: str) -> list[str]:
+        return [x.text for x in marked_sentences(marked, index.features[node_id]) if x.mark not in NON_RULING]
+
+    # a short rule leaf followed, in its own section, by a rule leaf printing short sentences of its own
+    pairs = [(a, b) for a, b in pairwise(ids) if section(a) == section(b)
+             and index.features[a].kind == index.features[b].kind == "rule"
+             and len(index.features[a].text) < PROCEDURE_TEXT // 2
+             and ruling(b) and len(ruling(b)[0]) < PROCEDURE_TEXT // 4
+             and ruling(b)[0] not in index.features[a].text]
+    assert len(pairs) > 10
+    for before, after in pairs:
+        shown = index.features[before].text
+        found = procedure_continuation(index, marked, before, shown)
+        assert 0 < len(found) <= CONTINUING_LEAVES
+        leaf, added = found[0]
+        assert leaf.id == after and added.startswith(ruling(after)[0])
+        # the passage's own section and its subsections (a procedure's steps under their headings)
+        assert all(x.id.startswith(section(before) + "/") for x, _ in found)
+        assert len(shown) + sum(len(t) + 1 for _, t in found) <= PROCEDURE_TEXT
+        assert not any(t in shown for _, t in found)
+    # a section's last leaf has nothing after it in its section or its subsections
+    last = next(a for a, b in pairwise(ids) if not b.startswith(section(a) + "/"))
+    assert procedure_continuation(index, marked, last, index.features[last].text) == []
+    # nothing is added past the length a procedure's card may take
+    assert procedure_continuation(index, marked, pairs[0][0], "x" * PROCEDURE_TEXT) == []
+
+
+def test_a_comparison_part_s_second_ruling_passes_over_the_leaf_it_quotes(built: Path) -> None:
+    from types import SimpleNamespace
+
+    from rulekb.kb.ask.card_compare import with_second_ruling
+    from rulekb.kb.ask.card_parts import Part, marked_sentences
+    from rulekb.kb.search.searcher import get_index
+    from rulekb.kb.text.analysis import tokens as lemmas
+    from rulekb.kb.text.sentences import NON_RULING, load_marked
+
+    index = get_index(built)
+    marked = load_marked(built)
+    ids = [n for n, f in index.features.items() if f.kind == "rule" and len(f.text) < 600]
+    first, quoted, other = ids[10], ids[11], ids[12]
+
+    def ruling(node_id: str) -> list[str]:
+        return [x.text for x in marked_sentences(marked, index.features[node_id]) if x.mark not in NON_RULING]
+
+    # every word of the quoted leaf and of the other weighs the same: the quoted leaf ranks first
+    weights = {t.text: 1.0 for t in lemmas(" ".join(ruling(quoted) + ruling(other)))}
+    hits = [SimpleNamespace(node_id=n, kind="rule") for n in (first, quoted, other)]
+
+    def part(citations: list[dict[str, Any]]) -> Part:
+        node = index.features[first]
+        return Part("10", " ".join(ruling(first)), first, list(node.lines), "text", citations)
+
+    quoting = part([{"source_id": index.features[quoted].source_id, "lines": list(index.features[quoted].lines)}])
+    added = with_second_ruling(index, marked, quoting, hits, weights, set(), "comparison")
+    new = [c for c in added.citations if c not in quoting.citations]
+    assert new and all(c["lines"] != list(index.features[quoted].lines) for c in new)
+    assert tuple(new[0]["lines"]) == tuple(index.features[other].lines)
+    # not quoted, the leaf ranked first gives the second ruling
+    plain = part([])
+    first_new = [c for c in with_second_ruling(index, marked, plain, hits, weights, set(), "comparison").citations]
+    assert first_new and tuple(first_new[0]["lines"]) == tuple(index.features[quoted].lines)

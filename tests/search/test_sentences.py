@@ -404,3 +404,27 @@ def test_numbered_step_headings_glued_to_sentences_are_split() -> None:
     # capitalised keywords inside a sentence are no heading glued to anything
     kept = "Эти МОНСТРЫ ИЛИ ТРАНСПОРТА в бою стреляют. Отряд ТРАНСПОРТ модели может высадиться."
     assert [s for s, _ in mark_sentences([kept], "rule")] == [kept]
+
+
+def test_a_comparison_s_sentence_fits_what_it_compares() -> None:
+    # the same words twice: one sentence prints the measure, the other the permission
+    measure = sentence("Прыжковые модели при нападении передвигаются на 12 дюймов над другими моделями.")
+    permission = sentence("Прыжковые модели при нападении могут передвигаться над другими моделями и ландшафтом.")
+    filler = [sentence(f"Прочее положение {i} о фазе движения и о моделях, что в ней ходят.") for i in range(12)]
+    weights = {t.text: 1.0 for t in tokens("прыжковый модель нападение передвигаться")}
+    candidates = [("n", "rule", [permission, *filler, measure])]
+    by_default = choose(candidates, weights, set(), "comparison")
+    asked_can = choose(candidates, weights, set(), "comparison", also="yesno")
+    asked_far = choose(candidates, weights, set(), "comparison", also="number")
+    assert by_default is not None and by_default.best == measure.text  # a measure, by default
+    assert asked_far is not None and asked_far.best == measure.text
+    assert asked_can is not None and asked_can.best == permission.text
+
+
+def test_a_comparison_compares_the_form_its_question_would_have_without_editions() -> None:
+    from rulekb.kb.ask.form import compared_form, second_form
+
+    assert compared_form("Нужно ли видеть цель нападения в 6-й и в 10-й редакции?") == "yesno"
+    assert compared_form("Falling back: how far does a unit move in 7th edition compared with 10th?") == "number"
+    assert compared_form("Бласт в 6-ке и в 10-ке — чем отличается?") is None
+    assert second_form("Can I pre-measure distances in 6th and in 10th?", "comparison") == "yesno"
