@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from functools import lru_cache
 
 from rulekb.kb.search.features import NodeFeatures
@@ -47,6 +48,11 @@ def snippet(features: NodeFeatures, terms: set[str], width: int = 240) -> str:
         start, end = best_start, min(len(text), best_start + width)
         while start > 0 and not text[start - 1].isspace():
             start -= 1
+    return marked_window(text, marks, start, end)
+
+
+def marked_window(text: str, marks: Sequence[tuple[int, int]], start: int, end: int) -> str:
+    """``text[start:end]`` as HTML, the ``marks`` inside it in ``<b>…</b>``, «…» where it is cut."""
     parts: list[str] = ["…" if start > 0 else ""]
     cursor = start
     for mark_start, mark_end in marks:

@@ -68,8 +68,7 @@ def test_cover_equals_the_plain_computation(built: Path, edition: str | None) ->
 def plain_snippet(text: str, terms: set[str], width: int = 240) -> str:
     """The snippet as it was computed before the per-leaf spans: every word of the leaf walked,
     every window counted mark by mark."""
-    import html
-
+    from rulekb.kb.search.snippets import marked_window
     from rulekb.kb.text.analysis import tokens
 
     marks = [(t.start, t.end) for t in tokens(text) if t.text in terms]
@@ -85,18 +84,7 @@ def plain_snippet(text: str, terms: set[str], width: int = 240) -> str:
         start, end = best_start, min(len(text), best_start + width)
         while start > 0 and not text[start - 1].isspace():
             start -= 1
-    parts = ["…" if start > 0 else ""]
-    cursor = start
-    for mark_start, mark_end in marks:
-        if mark_start < start or mark_end > end:
-            continue
-        parts.append(html.escape(text[cursor:mark_start]))
-        parts.append(f"<b>{html.escape(text[mark_start:mark_end])}</b>")
-        cursor = mark_end
-    parts.append(html.escape(text[cursor:end]))
-    if end < len(text):
-        parts.append("…")
-    return " ".join("".join(parts).split())
+    return marked_window(text, marks, start, end)
 
 
 @pytest.mark.parametrize("width", [240, 80])
