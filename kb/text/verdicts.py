@@ -216,10 +216,19 @@ def english_predicates(question: str, english: EnglishVocabulary) -> tuple[str, 
     return tuple(dict.fromkeys(out))
 
 
+#: Verbs that only say an action is done («сделать обычное движение», «совершать обычное
+#: перемещение»): what is done is their object, so one stands for another.
+LIGHT_VERBS = frozenset({"делать", "сделать", "совершать", "совершить", "выполнять", "выполнить", "проводить",
+                         "провести", "производить", "произвести"})
+
+
 def _same_word(token: str, predicate: str) -> float:
-    """1 for the predicate's lemma, 0.5 for a word of its stem («залегать» for «залечь»), else 0."""
+    """1 for the predicate's lemma, 0.5 for a word of its stem («залегать» for «залечь») or another
+    light verb for a light verb («совершать» for «сделать»), else 0."""
     if token == predicate:
         return 1.0
+    if token in LIGHT_VERBS and predicate in LIGHT_VERBS:
+        return 0.5
     common = 0
     for a, b in zip(token, predicate, strict=False):
         if a != b:
@@ -284,11 +293,24 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
     ``situation``: the terms standing for the question's situation and conditions
     (:func:`question_situation`), each mapped to its word: a list item stating one of them that no
     other sentence states, under a lead-in excepting its items («за исключением случаев, когда …:»), denies."""
+    unstated = False
     if question and (lang != "en" or english):
         predicates = question_predicates(question) if lang != "en" else english_predicates(question, english or ())
         verdict = predicate_verdict(ruling, predicates)
         if verdict is not None and verdict[0] == "no":
             return "No." if lang == "en" else "Нет."  # the ruling denies what was asked («Монстры никогда не залегают»)
+        # the question asks about something no main clause of the ruling states: a permission of
+        # something else («затем может развернуться» for «его убили?») is no «Да»
+        unstated = bool(predicates) and verdict is None
+    lead = _sentence_lead(ruling, lang, weights, question, situation)
+    if unstated and lead is not None and lead.startswith(("Да", "Yes")):
+        return None
+    return lead
+
+
+def _sentence_lead(ruling: str, lang: str, weights: dict[str, float] | None, question: str | None,
+                   situation: Collection[str] | None) -> str | None:
+    """The lead read off the sentence that carries most of the question's words (see :func:`yes_no_lead`)."""
     sentences = [s for s in re.split(r"(?<=[.!?;:])\s+|\s+(?=•)", ruling) if s.strip()]
     order = list(range(len(sentences)))
     seen: list[set[str]] = []

@@ -428,3 +428,19 @@ def test_a_comparison_compares_the_form_its_question_would_have_without_editions
     assert compared_form("Falling back: how far does a unit move in 7th edition compared with 10th?") == "number"
     assert compared_form("Бласт в 6-ке и в 10-ке — чем отличается?") is None
     assert second_form("Can I pre-measure distances in 6th and in 10th?", "comparison") == "yesno"
+
+
+def test_no_yes_when_the_ruling_does_not_state_what_is_asked() -> None:
+    question = "Самолёт ушёл за край стола, его убили?"
+    ruling = ("Самолёт делает только обычное движение: сначала прямо вперёд на 20\", затем может развернуться на "
+              "месте. Если он пересёк край поля, его переводят в резерв.")
+    weights = {"самолёт": 3.0, "край": 2.0, "стол": 1.0, "убить": 2.0}
+    assert yes_no_lead(ruling, "ru", weights) == "Да."  # without the question: the permission it prints
+    assert yes_no_lead(ruling, "ru", weights, question) is None  # «может развернуться» is not «убили»
+
+
+def test_light_verbs_stand_for_one_another_in_the_asked_predicate() -> None:
+    question = "Могу я сделать им обычное движение, а не только отступление?"
+    ruling = "Если рядом только вражеский самолёт, отряд всё ещё может совершать обычное или продвинутое перемещение."
+    weights = {"обычный": 2.0, "движение": 2.0, "отступление": 2.0}
+    assert yes_no_lead(ruling, "ru", weights, question) == "Да, если рядом только вражеский самолёт."
