@@ -302,14 +302,24 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
         # the question asks about something no main clause of the ruling states: a permission of
         # something else («затем может развернуться» for «его убили?») is no «Да»
         unstated = bool(predicates) and verdict is None
-    lead = _sentence_lead(ruling, lang, weights, question, situation)
-    if unstated and lead is not None and lead.startswith(("Да", "Yes")):
-        return None
+        stated = verdict is not None  # a main clause states the asked predicate as permitted
+    else:
+        stated = False
+    lead, sentence = _sentence_lead(ruling, lang, weights, question, situation)
+    if lead is not None and lead.startswith(("Да", "Yes")):
+        if unstated:
+            return None
+        if question and not stated and not _PERMITS.search(main_clauses(sentence)):
+            return None  # «… этот маркер цели считается спорным» states a case, it permits nothing asked
     return lead
 
 
+#: Words that permit: a «Да» the ruling states when the question's own predicate is not found in it.
+_PERMITS = re.compile(r"\b(можно|может|могут|можете|мож[её]т|можем|разреша\w*|позволя\w*|вправе|can|may)\b", re.I)
+
+
 def _sentence_lead(ruling: str, lang: str, weights: dict[str, float] | None, question: str | None,
-                   situation: Collection[str] | None) -> str | None:
+                   situation: Collection[str] | None) -> tuple[str | None, str]:
     """The lead read off the sentence that carries most of the question's words (see :func:`yes_no_lead`)."""
     sentences = [s for s in re.split(r"(?<=[.!?;:])\s+|\s+(?=•)", ruling) if s.strip()]
     order = list(range(len(sentences)))
@@ -327,17 +337,17 @@ def _sentence_lead(ruling: str, lang: str, weights: dict[str, float] | None, que
             order = sorted((i for i in order if carried[i] >= VERDICT_SHARE * best), key=lambda i: -carried[i])
             order += [i for i in range(len(sentences)) if i not in order]
     if weights and situation and _excepted(sentences, seen, weights, situation):
-        return "No." if lang == "en" else "Нет."
+        return ("No." if lang == "en" else "Нет."), ""
     for position, i in enumerate(order):
         sentence = sentences[i]
         polarity = _polarity(sentence, strong_only=not weights or position > 0)
         if polarity is None and sentence.lstrip().startswith("•"):
             polarity = _list_polarity(sentences, i)  # an item is a case of what its list's lead-in rules
         if polarity == "no":
-            return "No." if lang == "en" else "Нет."
+            return ("No." if lang == "en" else "Нет."), sentence
         if polarity == "yes":
-            return _yes(sentence, lang)
-    return None
+            return _yes(sentence, lang), sentence
+    return None, ""
 
 
 def _list_polarity(sentences: Sequence[str], i: int) -> str | None:

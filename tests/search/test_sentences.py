@@ -444,3 +444,14 @@ def test_light_verbs_stand_for_one_another_in_the_asked_predicate() -> None:
     ruling = "Если рядом только вражеский самолёт, отряд всё ещё может совершать обычное или продвинутое перемещение."
     weights = {"обычный": 2.0, "движение": 2.0, "отступление": 2.0}
     assert yes_no_lead(ruling, "ru", weights, question) == "Да, если рядом только вражеский самолёт."
+
+
+def test_a_sentence_stating_a_case_is_no_yes_when_nothing_asked_is_permitted() -> None:
+    question = "У нас поровну моделей на точке. Получается, точка моя?"
+    ruling = "Если у обоих игроков одинаковый уровень контроля над маркером, этот маркер считается спорным."
+    weights = {"точка": 2.0, "маркер": 2.0, "уровень": 1.0}
+    assert yes_no_lead(ruling, "ru", weights) == "Да, если у обоих игроков одинаковый уровень контроля над маркером."
+    assert yes_no_lead(ruling, "ru", weights, question) is None  # «считается спорным» permits nothing asked
+    # a permission still leads «Да, если …»
+    permits = "Если у обоих игроков одинаковый уровень контроля над маркером, маркер может забрать тот, кто ходит."
+    assert str(yes_no_lead(permits, "ru", weights, question)).startswith("Да, если")
