@@ -455,3 +455,24 @@ def test_a_sentence_stating_a_case_is_no_yes_when_nothing_asked_is_permitted() -
     # a permission still leads «Да, если …»
     permits = "Если у обоих игроков одинаковый уровень контроля над маркером, маркер может забрать тот, кто ходит."
     assert str(yes_no_lead(permits, "ru", weights, question)).startswith("Да, если")
+
+
+def test_a_yes_no_card_brings_the_case_another_top_passage_lists_for_the_question_s_condition() -> None:
+    overwatch = [sentence("Дозорная стрельба выполняется как обычная стрелковая атака в фазу нападения противника."),
+                 sentence("Отряд может вести дозорную стрельбу по нападающему врагу, стреляя навскидку.")]
+    prohibited = [sentence("Некоторым отрядам запрещено объявлять нападение."),
+                  sentence("Это возможно по следующим причинам:"),
+                  sentence("• Отряд бежал в фазу стрельбы"),
+                  sentence("• Отряд стрелял из Тяжёлого оружия в фазу стрельбы.")]
+    heavy = next(t.text for t in tokens("тяжёлого"))
+    weights = {"нападение": 2.0, "стрельба": 2.0, "навскидку": 2.0, "стрелять": 2.0, "дозорный": 3.0, heavy: 3.0}
+    conditions = {"стрелять": "стрелять", heavy: heavy, "навскидку": "навскидку"}
+    candidates = [("a", "rule", overwatch), ("b", "rule", prohibited)]
+    choice = choose(candidates, weights, set(), "yesno", conditions=conditions)
+    assert choice is not None and choice.node_id == "a"
+    # the item stating the condition the chosen text leaves out («тяжёлого»), with its lead-in
+    assert "• Отряд стрелял из Тяжёлого оружия" in choice.text and "запрещено объявлять нападение" in choice.text
+    assert choice.text.index("запрещено объявлять") < choice.text.index("Тяжёлого")  # in the text's order
+    # without the condition, nothing of the other passage joins
+    plain = choose(candidates, weights, set(), "yesno")
+    assert plain is not None and "Тяжёлого" not in plain.text
