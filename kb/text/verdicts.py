@@ -25,7 +25,8 @@ _POSITIVE = re.compile(
     r"|can|may|must)\b",
     re.I,
 )
-_CONDITION = re.compile(r"\b(?:только\s+)?(?:если|когда|пока|при\s+условии,?\s+что)\s+([^.;:]{3,120}?)(?:,|\.|;|$)", re.I)
+#: A condition a permitting sentence states, up to its clause's end or an aside («(если есть)»).
+_CONDITION = re.compile(r"\b(?:только\s+)?(?:если|когда|пока|при\s+условии,?\s+что)\s+([^.;:()]{3,120}?)(?:,|\.|;|\s*[()]|$)", re.I)
 
 
 #: A negated verb in the present tense («не бросают», «не залегают», «не делает»): a ruling that

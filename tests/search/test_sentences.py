@@ -72,6 +72,10 @@ def test_yes_no_leads() -> None:
     assert yes_no_lead("Модель может стрелять, если она не двигалась в этом ходу.") == "Да, если она не двигалась в этом ходу."
     assert yes_no_lead("Отряд не может стрелять.", "en") == "No."
     assert yes_no_lead("Правила описаны в этой главе.") is None
+    # a condition in an aside ends with it: «(если есть)» is no condition of three words
+    assert yes_no_lead("Вы можете сделать спасброски (если есть) или удалите модель как погибшую.") == "Да."
+    assert yes_no_lead("Модель может (если она не двигалась в этом ходу) стрелять.") == (
+        "Да, если она не двигалась в этом ходу.")
 
 
 def test_yes_no_lead_reads_the_sentence_carrying_the_question() -> None:
