@@ -217,10 +217,9 @@ def english_predicates(question: str, english: EnglishVocabulary) -> tuple[str, 
     return tuple(dict.fromkeys(out))
 
 
-#: Verbs that only say an action is done («сделать обычное движение», «совершать обычное
-#: перемещение»): what is done is their object, so one stands for another.
-LIGHT_VERBS = frozenset({"делать", "сделать", "совершать", "совершить", "выполнять", "выполнить", "проводить",
-                         "провести", "производить", "произвести"})
+#: Verbs that only say an action is done («сделать обычное движение», «совершать … перемещение»): one stands for another.
+LIGHT_VERBS = frozenset({"делать", "сделать", "совершать", "совершить", "выполнять", "выполнить", "проводить", "провести",
+                         "производить", "произвести"})
 
 
 def _same_word(token: str, predicate: str) -> float:
@@ -294,7 +293,7 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
     ``situation``: the terms standing for the question's situation and conditions
     (:func:`question_situation`), each mapped to its word: a list item stating one of them that no
     other sentence states, under a lead-in excepting its items («за исключением случаев, когда …:»), denies."""
-    unstated = False
+    unstated = stated = False
     if question and (lang != "en" or english):
         predicates = question_predicates(question) if lang != "en" else english_predicates(question, english or ())
         verdict = predicate_verdict(ruling, predicates)
@@ -304,8 +303,6 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
         # something else («затем может развернуться» for «его убили?») is no «Да»
         unstated = bool(predicates) and verdict is None
         stated = verdict is not None  # a main clause states the asked predicate as permitted
-    else:
-        stated = False
     lead, sentence = _sentence_lead(ruling, lang, weights, question, situation)
     if lead is not None and lead.startswith(("Да", "Yes")):
         if unstated:
