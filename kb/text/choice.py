@@ -151,6 +151,10 @@ def choose(
                 extra = (gain, s.text)
     if extra is not None and len(text) + len(extra[1]) <= MAX_TEXT * 3 // 2:
         text = f"{text} {extra[1]}"
+    if form == "yesno" and conditions:
+        case = _case_elsewhere(usable, rank, text, weights, conditions)
+        if case and len(text) + len(case) <= MAX_TEXT * 3 // 2:
+            text = f"{text} {case}"
     wanted = (compared if form == "comparison" else form) or ""
     if wanted in ("number", "yesno") and not _fits(text, wanted):
         # the measure or the permission asked may be printed by the next passage («…на 12"»)
@@ -291,6 +295,46 @@ def _with_case(sentences: Sequence[Sentence], chosen: list[int], weights: dict[s
     if not gains or max(gains)[0] <= 0:
         return chosen
     return [*chosen, -max(gains)[1]]
+
+
+#: A list item of another top passage joins a yes/no card when it states at least this share of the
+#: weight of the question's conditions that the chosen text does not state.
+CASE_ELSEWHERE = 0.5
+
+
+def _case_elsewhere(usable: Sequence[tuple[str, str, Sequence[Sentence]]], rank: int, text: str,
+                    weights: dict[str, float], conditions: Mapping[str, str]) -> str | None:
+    """The list item of another top passage stating the question's condition the chosen text leaves
+    out, with its list's lead-in («Некоторым отрядам запрещено объявлять нападение … • Отряд стрелял
+    из … Тяжёлого оружия … Даже если … на вскидку» for «можно ли чарджить, если стрелял из тяжёлого
+    на вскидку?»): the case the question asks about, ruled by a passage the question's other words
+    rank lower. ``None`` when the chosen text states the conditions already or no item states them."""
+    wanted = {t: w for t, w in weights.items() if t in conditions}
+    total = carried(wanted, wanted, conditions)
+    if total <= 0:
+        return None
+    shown = {t for r, (_n, _k, sentences) in enumerate(usable) if r == rank for x in sentences if x.text in text
+             for t in x.lemmas}
+    left = carried(wanted, wanted, conditions, shown)  # what of the conditions the chosen text leaves out
+    if left <= 0:
+        return None
+    best: tuple[float, int, int] | None = None
+    for r, (_n, _k, sentences) in enumerate(usable):
+        if r == rank:
+            continue
+        for j, x in enumerate(sentences):
+            if x.mark in NON_RULING or not _is_item(x) or x.text in text:
+                continue
+            gain = carried(x.lemmas, wanted, conditions, shown)
+            if gain >= CASE_ELSEWHERE * left and (best is None or gain > best[0]):
+                best = (gain, r, j)
+    if best is None:
+        return None
+    sentences = usable[best[1]][2]
+    picked = _with_lists(sentences, [best[2]])
+    if len(picked) < 2:
+        return None  # an item without the lead-in saying what it is a case of
+    return " ".join(sentences[j].text for j in sorted(picked) if sentences[j].text not in text)
 
 
 def _points_back(text: str) -> bool:

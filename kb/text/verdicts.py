@@ -25,7 +25,8 @@ _POSITIVE = re.compile(
     r"|can|may|must)\b",
     re.I,
 )
-_CONDITION = re.compile(r"\b(?:только\s+)?(?:если|когда|пока|при\s+условии,?\s+что)\s+([^.;:]{3,120}?)(?:,|\.|;|$)", re.I)
+#: A condition a permitting sentence states, up to its clause's end or an aside («(если есть)»).
+_CONDITION = re.compile(r"\b(?:только\s+)?(?:если|когда|пока|при\s+условии,?\s+что)\s+([^.;:()]{3,120}?)(?:,|\.|;|\s*[()]|$)", re.I)
 
 
 #: A negated verb in the present tense («не бросают», «не залегают», «не делает»): a ruling that
@@ -216,10 +217,18 @@ def english_predicates(question: str, english: EnglishVocabulary) -> tuple[str, 
     return tuple(dict.fromkeys(out))
 
 
+#: Verbs that only say an action is done («сделать обычное движение», «совершать … перемещение»): one stands for another.
+LIGHT_VERBS = frozenset({"делать", "сделать", "совершать", "совершить", "выполнять", "выполнить", "проводить", "провести",
+                         "производить", "произвести"})
+
+
 def _same_word(token: str, predicate: str) -> float:
-    """1 for the predicate's lemma, 0.5 for a word of its stem («залегать» for «залечь»), else 0."""
+    """1 for the predicate's lemma, 0.5 for a word of its stem («залегать» for «залечь») or another
+    light verb for a light verb («совершать» for «сделать»), else 0."""
     if token == predicate:
         return 1.0
+    if token in LIGHT_VERBS and predicate in LIGHT_VERBS:
+        return 0.5
     common = 0
     for a, b in zip(token, predicate, strict=False):
         if a != b:
@@ -284,11 +293,32 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
     ``situation``: the terms standing for the question's situation and conditions
     (:func:`question_situation`), each mapped to its word: a list item stating one of them that no
     other sentence states, under a lead-in excepting its items («за исключением случаев, когда …:»), denies."""
+    unstated = stated = False
     if question and (lang != "en" or english):
         predicates = question_predicates(question) if lang != "en" else english_predicates(question, english or ())
         verdict = predicate_verdict(ruling, predicates)
         if verdict is not None and verdict[0] == "no":
             return "No." if lang == "en" else "Нет."  # the ruling denies what was asked («Монстры никогда не залегают»)
+        # the question asks about something no main clause of the ruling states: a permission of
+        # something else («затем может развернуться» for «его убили?») is no «Да»
+        unstated = bool(predicates) and verdict is None
+        stated = verdict is not None  # a main clause states the asked predicate as permitted
+    lead, sentence = _sentence_lead(ruling, lang, weights, question, situation)
+    if lead is not None and lead.startswith(("Да", "Yes")):
+        if unstated:
+            return None
+        if question and not stated and not _PERMITS.search(main_clauses(sentence)):
+            return None  # «… этот маркер цели считается спорным» states a case, it permits nothing asked
+    return lead
+
+
+#: Words that permit: a «Да» the ruling states when the question's own predicate is not found in it.
+_PERMITS = re.compile(r"\b(можно|может|могут|можете|мож[её]т|можем|разреша\w*|позволя\w*|вправе|can|may)\b", re.I)
+
+
+def _sentence_lead(ruling: str, lang: str, weights: dict[str, float] | None, question: str | None,
+                   situation: Collection[str] | None) -> tuple[str | None, str]:
+    """The lead read off the sentence that carries most of the question's words (see :func:`yes_no_lead`)."""
     sentences = [s for s in re.split(r"(?<=[.!?;:])\s+|\s+(?=•)", ruling) if s.strip()]
     order = list(range(len(sentences)))
     seen: list[set[str]] = []
@@ -305,17 +335,17 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
             order = sorted((i for i in order if carried[i] >= VERDICT_SHARE * best), key=lambda i: -carried[i])
             order += [i for i in range(len(sentences)) if i not in order]
     if weights and situation and _excepted(sentences, seen, weights, situation):
-        return "No." if lang == "en" else "Нет."
+        return ("No." if lang == "en" else "Нет."), ""
     for position, i in enumerate(order):
         sentence = sentences[i]
         polarity = _polarity(sentence, strong_only=not weights or position > 0)
         if polarity is None and sentence.lstrip().startswith("•"):
             polarity = _list_polarity(sentences, i)  # an item is a case of what its list's lead-in rules
         if polarity == "no":
-            return "No." if lang == "en" else "Нет."
+            return ("No." if lang == "en" else "Нет."), sentence
         if polarity == "yes":
-            return _yes(sentence, lang)
-    return None
+            return _yes(sentence, lang), sentence
+    return None, ""
 
 
 def _list_polarity(sentences: Sequence[str], i: int) -> str | None:

@@ -37,6 +37,9 @@ from rulekb.kb.ask.form import (
         ("How is Overwatch rendered in the Kill Team translation?", "terminology"),
         ("кохеренси 6ка vs 10ка", "comparison"),
         ("что такое знамя", "lookup"),
+        # every case of «какой» asks which, not whether («По какому WS …?», «О каких правилах …?»)
+        ("Двадцать гретчинов со своим надсмотрщиком. По какому WS по ним попадают?", "lookup"),
+        ("О каких правилах речь в этом отряде?", "lookup"),
     ],
 )
 def test_forms(question: str, form: str) -> None:

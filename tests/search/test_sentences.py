@@ -72,6 +72,10 @@ def test_yes_no_leads() -> None:
     assert yes_no_lead("Модель может стрелять, если она не двигалась в этом ходу.") == "Да, если она не двигалась в этом ходу."
     assert yes_no_lead("Отряд не может стрелять.", "en") == "No."
     assert yes_no_lead("Правила описаны в этой главе.") is None
+    # a condition in an aside ends with it: «(если есть)» is no condition of three words
+    assert yes_no_lead("Вы можете сделать спасброски (если есть) или удалите модель как погибшую.") == "Да."
+    assert yes_no_lead("Модель может (если она не двигалась в этом ходу) стрелять.") == (
+        "Да, если она не двигалась в этом ходу.")
 
 
 def test_yes_no_lead_reads_the_sentence_carrying_the_question() -> None:
@@ -428,3 +432,51 @@ def test_a_comparison_compares_the_form_its_question_would_have_without_editions
     assert compared_form("Falling back: how far does a unit move in 7th edition compared with 10th?") == "number"
     assert compared_form("Бласт в 6-ке и в 10-ке — чем отличается?") is None
     assert second_form("Can I pre-measure distances in 6th and in 10th?", "comparison") == "yesno"
+
+
+def test_no_yes_when_the_ruling_does_not_state_what_is_asked() -> None:
+    question = "Самолёт ушёл за край стола, его убили?"
+    ruling = ("Самолёт делает только обычное движение: сначала прямо вперёд на 20\", затем может развернуться на "
+              "месте. Если он пересёк край поля, его переводят в резерв.")
+    weights = {"самолёт": 3.0, "край": 2.0, "стол": 1.0, "убить": 2.0}
+    assert yes_no_lead(ruling, "ru", weights) == "Да."  # without the question: the permission it prints
+    assert yes_no_lead(ruling, "ru", weights, question) is None  # «может развернуться» is not «убили»
+
+
+def test_light_verbs_stand_for_one_another_in_the_asked_predicate() -> None:
+    question = "Могу я сделать им обычное движение, а не только отступление?"
+    ruling = "Если рядом только вражеский самолёт, отряд всё ещё может совершать обычное или продвинутое перемещение."
+    weights = {"обычный": 2.0, "движение": 2.0, "отступление": 2.0}
+    assert yes_no_lead(ruling, "ru", weights, question) == "Да, если рядом только вражеский самолёт."
+
+
+def test_a_sentence_stating_a_case_is_no_yes_when_nothing_asked_is_permitted() -> None:
+    question = "У нас поровну моделей на точке. Получается, точка моя?"
+    ruling = "Если у обоих игроков одинаковый уровень контроля над маркером, этот маркер считается спорным."
+    weights = {"точка": 2.0, "маркер": 2.0, "уровень": 1.0}
+    assert yes_no_lead(ruling, "ru", weights) == "Да, если у обоих игроков одинаковый уровень контроля над маркером."
+    assert yes_no_lead(ruling, "ru", weights, question) is None  # «считается спорным» permits nothing asked
+    # a permission still leads «Да, если …»
+    permits = "Если у обоих игроков одинаковый уровень контроля над маркером, маркер может забрать тот, кто ходит."
+    assert str(yes_no_lead(permits, "ru", weights, question)).startswith("Да, если")
+
+
+def test_a_yes_no_card_brings_the_case_another_top_passage_lists_for_the_question_s_condition() -> None:
+    overwatch = [sentence("Дозорная стрельба выполняется как обычная стрелковая атака в фазу нападения противника."),
+                 sentence("Отряд может вести дозорную стрельбу по нападающему врагу, стреляя навскидку.")]
+    prohibited = [sentence("Некоторым отрядам запрещено объявлять нападение."),
+                  sentence("Это возможно по следующим причинам:"),
+                  sentence("• Отряд бежал в фазу стрельбы"),
+                  sentence("• Отряд стрелял из Тяжёлого оружия в фазу стрельбы.")]
+    heavy = next(t.text for t in tokens("тяжёлого"))
+    weights = {"нападение": 2.0, "стрельба": 2.0, "навскидку": 2.0, "стрелять": 2.0, "дозорный": 3.0, heavy: 3.0}
+    conditions = {"стрелять": "стрелять", heavy: heavy, "навскидку": "навскидку"}
+    candidates = [("a", "rule", overwatch), ("b", "rule", prohibited)]
+    choice = choose(candidates, weights, set(), "yesno", conditions=conditions)
+    assert choice is not None and choice.node_id == "a"
+    # the item stating the condition the chosen text leaves out («тяжёлого»), with its lead-in
+    assert "• Отряд стрелял из Тяжёлого оружия" in choice.text and "запрещено объявлять нападение" in choice.text
+    assert choice.text.index("запрещено объявлять") < choice.text.index("Тяжёлого")  # in the text's order
+    # without the condition, nothing of the other passage joins
+    plain = choose(candidates, weights, set(), "yesno")
+    assert plain is not None and "Тяжёлого" not in plain.text
