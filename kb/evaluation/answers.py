@@ -46,10 +46,35 @@ def fold_answer(text: str) -> str:
     return re.sub(r"\s+", " ", folded).strip()
 
 
+VERDICTS = frozenset({"да", "нет", "yes", "no"})
+# A verdict leads the card or one edition's part of it: at the start of a line, after at most a short
+# label such as «10-я редакция:» or "10th edition:".
+_LEAD = re.compile(r"(?:^|\n)[ \t]*(?:[^\n:.!?]{1,40}:[ \t]*)?(\w+)")
+
+
+def verdict_leads(text: str) -> set[str]:
+    """The verdict words (folded) that lead ``text`` or one of its lines."""
+    folded = text.casefold().replace("ё", "е")
+    return {m.group(1) for m in _LEAD.finditer(folded)} & VERDICTS
+
+
 def carries(text: str, keywords: Iterable[str]) -> bool:
-    """Whether ``text`` contains every keyword (both folded by :func:`fold_answer`)."""
+    """Whether ``text`` contains every keyword (both folded by :func:`fold_answer`).
+
+    A verdict keyword (Да, Нет, Yes, No) counts only where it leads the card or a line of it: the
+    letters «да» inside «данного» or "no" inside "normal" are no verdict.
+    """
     haystack = fold_answer(text)
-    return all(fold_answer(k) in haystack for k in keywords)
+    leads: set[str] | None = None
+    for keyword in keywords:
+        folded = fold_answer(keyword)
+        if folded in VERDICTS:
+            leads = verdict_leads(text) if leads is None else leads
+            if folded not in leads:
+                return False
+        elif folded not in haystack:
+            return False
+    return True
 
 
 @dataclass(frozen=True)

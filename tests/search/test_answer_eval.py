@@ -21,6 +21,16 @@ def test_folding_unifies_case_yo_quotes_dashes_and_spaces() -> None:
     assert not carries("Отряд может стрелять", ["не может"])
 
 
+def test_a_verdict_keyword_counts_only_where_it_leads() -> None:
+    assert carries("Да, если отряд не двигался.", ["да", "не двигался"])
+    assert carries("10-я редакция: Нет: отряд не может стрелять.\n6-я редакция: Да.", ["Нет", "не может"])
+    assert carries("10th edition: No: it cannot shoot.", ["no"])
+    assert not carries("Для данного отряда действует правило.", ["да", "правило"])
+    assert not carries("10-я редакция: если нет моделей в отряде, он уничтожен.", ["нет"])
+    assert not carries("A normal move of 6 inches.", ["No", "6"])
+    assert carries("Для данного отряда действует правило.", ["данного"])
+
+
 def test_card_editions() -> None:
     assert card_editions({"edition": "6", "per_edition": []}) == {"6"}
     assert card_editions({"edition": None, "per_edition": [{"edition": "10"}, {"edition": "6"}]}) == {"10", "6"}
