@@ -1,0 +1,34 @@
+"""Remembered URLs (webapp/links.py) are exactly what Flask builds, under any script root."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, url_for
+
+from rulekb.webapp.links import memo_url_for
+
+CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("search.search", {}),
+    ("search.search", {"q": "на сколько дюймов чардж", "edition": "10"}),
+    ("search.search", {"edition": "10", "q": "на сколько дюймов чардж"}),  # the order of the query is kept
+    ("search.search", {"q": "овервотч", "edition": None}),
+    ("rules.rule", {"node_id": "10e-core"}),
+    ("terms.terms", {"page": 2}),
+    ("concepts.concept", {"concept_id": "charge"}),
+]
+
+
+def test_remembered_urls_equal_flask_urls(app: Flask) -> None:
+    for root in ("", "/rulekb"):
+        for _ in range(2):  # the second round is read from the cache
+            with app.test_request_context("/search", base_url=f"http://127.0.0.1{root}"):
+                for endpoint, values in CALLS:
+                    assert memo_url_for(endpoint, **values) == url_for(endpoint, **values)
+                assert memo_url_for("rules.rule", node_id="x", _anchor="L3") == url_for("rules.rule", node_id="x", _anchor="L3")
+    with app.test_request_context("/search", base_url="http://127.0.0.1/rulekb"):
+        assert memo_url_for("search.search").startswith("/rulekb/")
+
+
+def test_templates_build_urls_through_the_cache(app: Flask) -> None:
+    assert app.jinja_env.globals["url_for"] is memo_url_for
