@@ -1,11 +1,15 @@
-"""Remembered URLs (webapp/links.py) are exactly what Flask builds, under any script root."""
+"""Remembered URLs (webapp/links.py) are exactly what Flask builds, under any script root; a request
+reads its build's stamp once (kb/store.py, stamps_held)."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, url_for
 
+from rulekb.kb.store import build_stamp, stamps_held
 from rulekb.webapp.links import memo_url_for
 
 CALLS: list[tuple[str, dict[str, Any]]] = [
@@ -32,3 +36,18 @@ def test_remembered_urls_equal_flask_urls(app: Flask) -> None:
 
 def test_templates_build_urls_through_the_cache(app: Flask) -> None:
     assert app.jinja_env.globals["url_for"] is memo_url_for
+
+
+def test_a_request_reads_its_build_stamp_once(tmp_path: Path) -> None:
+    build = tmp_path / "build"
+    build.mkdir()
+    manifest = build / "manifest.json"
+    manifest.write_text("{}", encoding="utf-8")
+    os.utime(manifest, ns=(1_000_000_000, 1_000_000_000))
+    with stamps_held():
+        first = build_stamp(build)
+        os.utime(manifest, ns=(2_000_000_000, 2_000_000_000))
+        assert build_stamp(build) == first  # one request, one build
+    assert build_stamp(build) == (first[0], 2_000_000_000)  # the next request sees the new one
+    with stamps_held():
+        assert build_stamp(build) == (first[0], 2_000_000_000)
