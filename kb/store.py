@@ -16,7 +16,9 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +43,7 @@ __all__ = [
     "read_manifest",
     "require_build",
     "seal_build",
+    "stamps_held",
     "store_dir",
     "switch_link",
     "verify_build",
@@ -54,9 +57,36 @@ def default_build_dir() -> Path:
 
 
 
+#: the stamps read during one request (:func:`stamps_held`), by the directory as given
+_HELD: ContextVar[dict[str, tuple[Path, int]] | None] = ContextVar("rulekb_build_stamps", default=None)
+
+
+@contextmanager
+def stamps_held() -> Iterator[None]:
+    """Within the block each build directory's stamp is read once: a web request asks for it
+    from several caches (the knowledge base, the search index, the entity tag), and one request
+    reads one build; the next block reads it afresh, so a new build is picked up as before."""
+    token = _HELD.set({})
+    try:
+        yield
+    finally:
+        _HELD.reset(token)
+
+
 def build_stamp(build_dir: Path) -> tuple[Path, int]:
     """What identifies one build: the directory ``build_dir`` resolves to and its manifest's mtime
     (0 when there is no manifest). The one way every cache over a build detects a new one."""
+    held = _HELD.get()
+    if held is None:
+        return _read_stamp(build_dir)
+    key = os.fspath(build_dir)
+    found = held.get(key)
+    if found is None:
+        found = held[key] = _read_stamp(build_dir)
+    return found
+
+
+def _read_stamp(build_dir: Path) -> tuple[Path, int]:
     path = Path(os.path.realpath(build_dir))
     try:
         return path, os.stat(path / "manifest.json").st_mtime_ns

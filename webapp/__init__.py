@@ -69,8 +69,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register(app)
     _install_helpers(app)
     _install_guards(app)
-    from rulekb.webapp import assets, caching, offline
+    from rulekb.webapp import assets, caching, links, offline
 
+    links.install(app)  # the templates' URLs remembered per worker
     caching.install(app)  # ETag / Last-Modified from the build stamp, 304s, gzip
     assets.install(app)  # content-hashed /assets/ names, immutable
     offline.install(app)  # web app manifest, service worker, offline search index
@@ -81,7 +82,20 @@ def _install_guards(app: Flask) -> None:
     """A malformed Host header is answered 400 before Flask binds its URL map (webapp/guard.py)."""
     from rulekb.webapp.guard import HostGuard
 
-    app.wsgi_app = HostGuard(app.wsgi_app, SECURITY_HEADERS)  # type: ignore[method-assign]
+    app.wsgi_app = HostGuard(_StampsHeld(app.wsgi_app), SECURITY_HEADERS)  # type: ignore[method-assign]
+
+
+class _StampsHeld:
+    """A request reads its build's stamp once (:func:`rulekb.kb.store.stamps_held`), not once per cache."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        from rulekb.kb.store import stamps_held
+
+        with stamps_held():
+            return self.app(environ, start_response)
 
 
 def _install_helpers(app: Flask) -> None:

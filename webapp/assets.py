@@ -20,6 +20,7 @@ from flask import Blueprint, abort, request, url_for
 
 from rulekb.corpus.editions import edition_css
 from rulekb.webapp.caching import COMPRESSIBLE, gzip_body
+from rulekb.webapp.links import memo_url_for
 
 if TYPE_CHECKING:
     from flask import Flask, Response
@@ -113,6 +114,6 @@ def install(app: Flask) -> None:
         found = assets.get(filename)
         if found is None:
             return url_for("static", filename=filename)
-        return url_for("assets.asset", name=found.hashed)
+        return memo_url_for("assets.asset", name=found.hashed)
 
     app.jinja_env.globals["asset"] = asset_url

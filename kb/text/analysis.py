@@ -117,11 +117,22 @@ def tokens(text: str) -> Iterator[Term]:
         yield Term(term, raw, match.start(), match.end(), position)
 
 
+#: texts whose terms are kept per process: a question's words, and the FAQ entries, ruling
+#: sentences and rule names every question compares them with (each a few hundred bytes)
+LEMMAS_CACHE_SIZE = 16_384
+
+
+@lru_cache(maxsize=LEMMAS_CACHE_SIZE)
+def _lemma_tuple(text: str) -> tuple[str, ...]:
+    return tuple(t.text for t in tokens(text))
+
+
 def lemmas(text: str) -> list[str]:
-    """The terms of ``text`` in order (see :func:`tokens`)."""
-    return [t.text for t in tokens(text)]
+    """The terms of ``text`` in order (see :func:`tokens`); a new list each call, from a bounded
+    per-process cache (the same FAQ entries and ruling sentences are read for many questions)."""
+    return list(_lemma_tuple(text))
 
 
 def lemma_key(text: str) -> tuple[str, ...]:
     """A hashable key that is equal for every inflection of the same phrase."""
-    return tuple(lemmas(text))
+    return _lemma_tuple(text)

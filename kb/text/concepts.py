@@ -71,8 +71,12 @@ def _translit_word(term: Term) -> bool:
     """Can this word be part of a transliterated English name? A Cyrillic word with a consonant,
     not a question or function word («моими»; but «ту» of «гоу ту граунд» may be «to»), and not a
     fragment («ке» of «7ке»): a word under three letters must be a dictionary word."""
-    original = term.original
-    function_word = fold(original) in LIGHT_WORDS or (len(original) > 3 and term.text in LIGHT_WORDS)
+    return _translit_spelling(term.original, term.text)
+
+
+@lru_cache(maxsize=65_536)  # per word as typed and its lemma: the same words come in many questions
+def _translit_spelling(original: str, lemma: str) -> bool:
+    function_word = fold(original) in LIGHT_WORDS or (len(original) > 3 and lemma in LIGHT_WORDS)
     return (
         _CYRILLIC_WORD.fullmatch(original) is not None
         and not function_word
@@ -219,24 +223,25 @@ class ConceptMatcher:
         runs of Cyrillic words, at least one of them no dictionary word, whose sounds
         (:func:`translit_key`) are those of an English term or alias. A longer run wins over the
         shorter matches inside it («летал» alone would be «fly»)."""
+        fits = [_translit_word(t) for t in terms]
+        # a run is read only when every word fits and one of them is no dictionary word
+        unknown = [fit and not is_known(t.original) for t, fit in zip(terms, fits, strict=True)]
+        if not any(unknown):
+            return matches
         added: list[ConceptMatch] = []
         replaced: set[int] = set()
         index = 0
         while index < len(terms):
             for size in range(TRANSLIT_MAX_WORDS, 0, -1):
                 end = index + size
-                window = terms[index:end]
-                if len(window) < size:
+                if end > len(terms) or not all(fits[index:end]) or not any(unknown[index:end]):
                     continue
                 touching = [i for i, m in enumerate(matches) if m.start < end and m.end > index]
                 if any(matches[i].start < index or matches[i].end > end for i in touching):
                     continue
                 if touching and size == max(matches[i].end - matches[i].start for i in touching):
                     continue  # no longer than what the termbase matched there already
-                originals = [t.original for t in window]
-                if not all(_translit_word(t) for t in window) or all(is_known(o) for o in originals):
-                    continue
-                phrase = " ".join(originals)
+                phrase = " ".join(t.original for t in terms[index:end])
                 sounds = translit_key(phrase)
                 found = self._translit.get(sounds)
                 if found and size <= self._translit_words[sounds]:

@@ -145,13 +145,11 @@ def marked_snippet(snippet: str) -> Markup:
     The snippet is parsed, not trusted: the text between the marks is unescaped and escaped again,
     and only the marks become ``<mark>`` elements; any other tag stays visible text.
     """
-    out: list[str] = []
-    pos = 0
-    for match in _MARKED.finditer(snippet):
-        out.append(str(escape(html.unescape(snippet[pos : match.start()]))))
-        out.append(f"<mark>{escape(html.unescape(match.group(1)))}</mark>")
-        pos = match.end()
-    out.append(str(escape(html.unescape(snippet[pos:]))))
+    pieces = _MARKED.split(snippet)  # text, marked, text, …, text
+    if "&" in snippet:  # without one there is nothing to unescape
+        pieces = [html.unescape(piece) for piece in pieces]
+    out = [str(escape(piece)) for piece in pieces]
+    out[1::2] = [f"<mark>{piece}</mark>" for piece in out[1::2]]
     return Markup("".join(out))  # safe: pieces are escaped above
 
 
