@@ -56,16 +56,24 @@ def _polarity(sentence: str, strong_only: bool) -> str | None:
 
 
 #: A question asking about more than one («двух лидеров», "two different targets") …
-_SEVERAL = re.compile(r"\b(два|двух|две|двум|двумя|оба|обе|обоих|несколько|нескольк\w+|разн\w+|two|both|several"
-                      r"|multiple|different)\b", re.I)
+_SEVERAL = re.compile(r"\b(два|двух|две|двум|двумя|оба|обе|обоих|несколько|нескольк\w+|разн\w+|дважды|втор\w+\s+раз|two|both"
+                      r"|several|multiple|different|twice|second\s+time)\b", re.I)
 #: … and a ruling allowing only one («только один лидер», «по одной и той же цели», "only one").
 _ONLY_ONE = re.compile(r"\b(только\s+(?:один|одн\w+)|одн\w+\s+и\s+т\w+\s+же|не\s+более\s+(?:одного|одной)|only\s+one"
-                       r"|the\s+same\s+target)\b", re.I)
+                       r"|the\s+same\s+target|more\s+than\s+once)\b"
+                       # «ни один кубик не может быть переброшен более 1 раза»: a denial limiting to once
+                       r"|\b(?:не|ни|нельзя)\s[^.;]*?более\s*(?:1|одного)\s*раз", re.I)
+
+
+#: A second yes/no question joined to the first ("…, and does … stack?", «… и можно ли …»).
+_SECOND_QUESTION = re.compile(r"\b(?:and|or)\s+(?:can|could|does|do|is|are|must|may|will)\b"
+                              r"|\b(?:и|а)\s+(?:можно|нельзя|может|могут|нужно|должен|должны|обязан\w*)\s+ли\b", re.I)
 
 
 def only_one_denies(question: str, ruling: str) -> bool:
-    """A question asking whether several may do something, answered by a ruling allowing only one."""
-    return bool(_SEVERAL.search(question) and _ONLY_ONE.search(ruling))
+    """A question asking whether several may do something, answered by a ruling allowing only one
+    (not a question asking two things: its other half may be answered «Да»)."""
+    return bool(_SEVERAL.search(question) and _ONLY_ONE.search(ruling) and not _SECOND_QUESTION.search(question))
 
 
 # --- the verdict on what the question asks (its predicate) ---------------------------------------
@@ -294,6 +302,7 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
     (:func:`question_situation`), each mapped to its word: a list item stating one of them that no
     other sentence states, under a lead-in excepting its items («за исключением случаев, когда …:»), denies."""
     unstated = stated = False
+    predicates: tuple[str, ...] = ()
     if question and (lang != "en" or english):
         predicates = question_predicates(question) if lang != "en" else english_predicates(question, english or ())
         verdict = predicate_verdict(ruling, predicates)
@@ -307,8 +316,12 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
     if lead is not None and lead.startswith(("Да", "Yes")):
         if unstated:
             return None
-        if question and not stated and not _PERMITS.search(main_clauses(sentence)):
-            return None  # «… этот маркер цели считается спорным» states a case, it permits nothing asked
+        # «… этот маркер цели считается спорным» states a case, it permits nothing asked: a «Да» read off
+        # a sentence needs a permission there, or the asked predicate stated there («считается
+        # автоматическим провалом» is no «Да» for «пройден?», whatever another sentence states)
+        here = stated and predicate_verdict(sentence, predicates) is not None
+        if question and not here and not _PERMITS.search(main_clauses(sentence)):
+            return None
     return lead
 
 

@@ -480,3 +480,29 @@ def test_a_yes_no_card_brings_the_case_another_top_passage_lists_for_the_questio
     # without the condition, nothing of the other passage joins
     plain = choose(candidates, weights, set(), "yesno")
     assert plain is not None and "Тяжёлого" not in plain.text
+
+
+def test_a_yes_needs_a_permission_or_the_asked_predicate_in_its_own_sentence() -> None:
+    question = "у модели ловкость 0, выпала единица — тест пройден или нет"
+    ruling = ("При прохождении теста выпадение 1 всегда означает успех. Однако если у модели характеристика "
+              "со значением 0, то это всегда считается автоматическим провалом теста.")
+    weights = {"тест": 1.0, "характеристика": 1.0, "0": 2.0, "модель": 0.5}
+    # without the question the case the condition names reads «Да, если …»
+    assert str(yes_no_lead(ruling, "ru", weights)).startswith("Да, если")
+    # with it: «считается … провалом» permits nothing, and «пройти» is not stated in that sentence
+    assert yes_no_lead(ruling, "ru", weights, question) is None
+    # a permission in the deciding sentence still leads
+    permitting = "Однако если у модели характеристика со значением 0, то тест можно пройти только на 1."
+    assert str(yes_no_lead(permitting, "ru", weights, question)).startswith("Да, если")
+
+
+def test_a_denial_limiting_to_once_answers_a_question_about_a_second_time() -> None:
+    from rulekb.kb.text.verdicts import only_one_denies
+
+    ruling = "Второй бросок учитывается, и ни один кубик не может быть переброшен более 1 раза."
+    assert only_one_denies("можно перебросить кубик второй раз?", ruling)
+    assert only_one_denies("Can a dice be re-rolled twice?", ruling)
+    assert not only_one_denies("можно перебросить кубик?", ruling)  # asks about once
+    assert not only_one_denies("можно перебросить кубик второй раз?", "Кубик можно перебросить более одного раза.")
+    # a question asking two things: its other half is no «Нет»
+    assert not only_one_denies("Does it hit the model itself, and does it stack twice?", ruling)
