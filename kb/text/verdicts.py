@@ -338,7 +338,8 @@ def _sentence_lead(ruling: str, lang: str, weights: dict[str, float] | None, que
     if weights:
         seen = [set(lemmas(s)) for s in sentences]
         carried = [sum(w for t, w in weights.items() if t in lems) for lems in seen]
-        conditions = set(question_conditions(question)) if question and lang != "en" else set()
+        # an English question's situation is read through the Russian words it stands for (``situation``)
+        conditions = (set(question_conditions(question)) if lang != "en" else set(situation or ())) if question else set()
         on_condition = [sum(w for t, w in weights.items() if t in conditions and t in lems) for lems in seen]
         if max(on_condition, default=0.0) > 0:
             # the question's condition decides: the sentences stating it (an exception, a case of a list) first

@@ -506,3 +506,18 @@ def test_a_denial_limiting_to_once_answers_a_question_about_a_second_time() -> N
     assert not only_one_denies("можно перебросить кубик второй раз?", "Кубик можно перебросить более одного раза.")
     # a question asking two things: its other half is no «Нет»
     assert not only_one_denies("Does it hit the model itself, and does it stack twice?", ruling)
+
+
+def test_an_english_question_s_situation_picks_the_case_that_decides() -> None:
+    from rulekb.kb.text.vocabulary import load_english
+
+    english = tuple(load_english().items())
+    question = "My transport moved and then my squad disembarked. Can the squad still declare a charge?"
+    ruling = ("Высадившаяся модель может затем действовать обычным образом (объявить атаку, сражаться) до конца хода. "
+              "• Если подразделение высаживается после движения транспорта, оно не может совершать рывок в этот ход.")
+    weights = {"атака": 2.0, "объявить": 2.0, "рывок": 1.0, "ход": 0.5, "высаживаться": 0.5, "движение": 0.5,
+               "транспорт": 0.5}
+    situation = {"высаживаться": "disembark", "движение": "move", "транспорт": "transport"}
+    assert yes_no_lead(ruling, "en", weights, question, english) == "Yes."  # the general permission
+    # the situation told before the asking sentence names the case the item rules
+    assert yes_no_lead(ruling, "en", weights, question, english, situation) == "No."
