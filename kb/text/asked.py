@@ -31,15 +31,17 @@ def pos(word: str) -> str | None:
 
 
 @lru_cache(maxsize=2048)
-def question_predicates(question: str) -> tuple[str, ...]:
+def question_predicates(question: str, asking_only: bool = False) -> tuple[str, ...]:
     """The lemmas of what a yes/no question asks about: its verbs, infinitives and short forms
     («залечь», «замедляться», «провалить»), and the adjective a linking verb asks about («считается
-    ли … видимым»), outside its conditions («если нападает», «чтобы выйти») and its modals."""
+    ли … видимым»), outside its conditions («если нападает», «чтобы выйти») and its modals — those
+    of the sentence that asks, else (not ``asking_only``) of the situation told before («…
+    провалил баттлшок … Можно?»)."""
     text = re.sub(r"«[^»]*»|\([^)]*\)|\[[^\]]*\]", " ", question.lower().replace("ё", "е"))  # names, asides
     asked = [x for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
     # the sentence that asks («… Могу я специально провалить тест?»), not the situation told before it
     asking = next((x for x in reversed(asked) if "?" in x), asked[-1] if asked else "")
-    return _predicates(asking) or (_predicates(text) if asking != text else ())
+    return _predicates(asking) or (_predicates(text) if asking != text and not asking_only else ())
 
 
 @lru_cache(maxsize=2048)

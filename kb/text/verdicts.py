@@ -20,8 +20,17 @@ from rulekb.kb.text.asked import (
     question_situation,
 )
 
-__all__ = ["english_predicates", "main_clauses", "only_one_denies", "predicate_verdict", "question_conditions", "question_predicates", "question_situation",
-           "yes_no_lead"]
+__all__ = [
+    "english_predicates",
+    "main_clauses",
+    "only_one_denies",
+    "predicate_verdict",
+    "question_conditions",
+    "question_predicates",
+    "question_situation",
+    "stated_predicate",
+    "yes_no_lead",
+]
 
 _NEGATIVE = re.compile(
     r"\b(не\s+может|не\s+могут|не\s+можете|не\s+мож[её]т|нельзя|не\s+разреша\w*|запрещ\w*|не\s+должн\w*|не\s+обязан\w*"
@@ -118,11 +127,18 @@ def _same_word(token: str, predicate: str) -> float:
 
 
 def predicate_verdict(ruling: str, predicates: Sequence[str]) -> tuple[str, str] | None:
-    """``("yes" | "no", sentence)``: the polarity of the main clause that states the question's
+    """``("yes" | "no", sentence)`` of :func:`stated_predicate`, without its score."""
+    found = stated_predicate(ruling, predicates)
+    return None if found is None else (found[1], found[2])
+
+
+def stated_predicate(ruling: str, predicates: Sequence[str]) -> tuple[float, str, str] | None:
+    """``(score, "yes" | "no", sentence)``: the polarity of the main clause that states the question's
     predicate, or ``None`` when no main clause states it. A clause denies when «не», «нельзя»,
     «никогда» stand before the predicate in it («Монстры никогда не залегают», «не совершайте …
     спасбросок») or the predicate is its negation («считается невидимой» for «видимым»); conditions
-    («если …», «которому оно не может навредить») never decide."""
+    («если …», «которому оно не может навредить») never decide. The score: how much of the predicate
+    the clause states (1 a word for its lemma, 0.5 for its stem or another light verb)."""
     if not predicates:
         return None
     best: tuple[float, str, str] | None = None
@@ -153,9 +169,7 @@ def predicate_verdict(ruling: str, predicates: Sequence[str]) -> tuple[str, str]
                       or bool(re.search(r"\b(?:нельзя|запрещ\w*)\b", clause, re.I)))
             if best is None or score > best[0]:
                 best = (score, "no" if denied else "yes", sentence)
-    if best is None:
-        return None
-    return best[1], best[2]
+    return best
 
 
 def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None = None,

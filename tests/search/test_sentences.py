@@ -521,3 +521,28 @@ def test_an_english_question_s_situation_picks_the_case_that_decides() -> None:
     assert yes_no_lead(ruling, "en", weights, question, english) == "Yes."  # the general permission
     # the situation told before the asking sentence names the case the item rules
     assert yes_no_lead(ruling, "en", weights, question, english, situation) == "No."
+
+
+def test_the_sentence_stating_what_was_asked_joins_a_card_whose_text_does_not() -> None:
+    from rulekb.kb.ask.card_verdict import verdict_sentence
+
+    question = "Может ли отступающая боевая единица нападать в этом ходу?"
+    shown = "Отступающая боевая единица движется на 2D6 к своему краю стола."
+    first = [sentence(shown)]
+    second = [sentence("Отступление описано в этой главе.", "flavour"),
+              sentence("Боевая единица, которая отступает, не может нападать в этом ходу."),
+              sentence("Нападающая боевая единица может нападать на врага.")]
+    weights = {"отступать": 2.0, "боевой": 1.0, "единица": 1.0, "ход": 0.5, "нападать": 2.0}
+    found = verdict_sentence(question, "ru", None, shown, shown, weights, [("a", first), ("b", second)])
+    assert found == ("b", "Боевая единица, которая отступает, не может нападать в этом ходу.")
+    assert str(yes_no_lead(f"{shown} {found[1]}", "ru", weights, question)) == "Нет."
+    # a shown text stating the predicate already takes nothing
+    stated = "Отступающая боевая единица не может нападать."
+    assert verdict_sentence(question, "ru", None, stated, stated, weights, [("b", second)]) is None
+    # a sentence carrying less of the question than the chosen one does not join
+    assert verdict_sentence(question, "ru", None, shown, shown, weights,
+                            [("c", [sentence("Враг может нападать.")])]) is None
+    # nor is a verb of the situation told before the asking sentence the predicate
+    told = "Мой отряд провалил тест. Можно?"
+    assert verdict_sentence(told, "ru", None, shown, shown, {"тест": 1.0},
+                            [("d", [sentence("Отряд, провалив тест, может провалить и следующий тест.")])]) is None
