@@ -289,9 +289,14 @@ def _excepted(sentences: Sequence[str], seen: Sequence[set[str]], weights: dict[
                if x.lstrip().startswith("•") and _excepts(sentences, i))
 
 
+#: A condition opening its sentence and running, commas and all, up to the main clause's subject
+#: («Если отряд, продвинувшийся вперёд в этом ходу, содержит модели …, он всё ещё может стрелять»).
+_OPENING_CONDITION = re.compile(r"^\s*(?:если|когда)\s+([^.;:()]{3,160}?),\s+(?:то\s+)?(?:он|она|оно|они|вы|его|её|их)\s", re.I)
+
+
 def _yes(sentence: str, lang: str) -> str:
     """«Да» or «Да, если …» (the condition the permitting sentence states in three or more words)."""
-    condition = _CONDITION.search(sentence)
+    condition = _OPENING_CONDITION.search(sentence) or _CONDITION.search(sentence)
     if condition is not None and len(condition.group(1).split()) >= 3:
         return "Yes, if the condition below holds." if lang == "en" else f"Да, если {condition.group(1).strip()}."
     return "Yes." if lang == "en" else "Да."

@@ -183,7 +183,7 @@ def test_a_negation_inside_a_condition_does_not_deny() -> None:
     assert "не может" not in main_clauses(ruling)
     question = "Могу я специально провалить тест на мораль?"
     lead = yes_no_lead(ruling, "ru", {"провалить": 2.0, "тест": 1.0, "мораль": 2.0}, question)
-    assert lead == "Да, если отряд связан боем с врагом."
+    assert lead == "Да, если отряд связан боем с врагом, которому он не может навредить."  # the whole condition
     assert str(yes_no_lead(ruling, "ru", {"тест": 1.0, "мораль": 2.0})).startswith("Да")  # without the question too
 
 
@@ -546,3 +546,11 @@ def test_the_sentence_stating_what_was_asked_joins_a_card_whose_text_does_not() 
     told = "Мой отряд провалил тест. Можно?"
     assert verdict_sentence(told, "ru", None, shown, shown, {"тест": 1.0},
                             [("d", [sentence("Отряд, провалив тест, может провалить и следующий тест.")])]) is None
+
+
+def test_da_esli_states_a_condition_opening_its_sentence_whole() -> None:
+    ruling = "Если отряд, продвинувшийся вперёд в этом ходу, содержит модели с пистолетами, он всё ещё может стрелять."
+    assert yes_no_lead(ruling) == "Да, если отряд, продвинувшийся вперёд в этом ходу, содержит модели с пистолетами."
+    # a condition inside the sentence is read up to its clause's end, as before
+    assert yes_no_lead("Модель может стрелять, если она не двигалась в этом ходу, и только из пистолета.") == (
+        "Да, если она не двигалась в этом ходу.")
