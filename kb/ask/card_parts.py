@@ -15,6 +15,7 @@ from rulekb.kb.ask.card_english import (
     english_weights,
     number_lead,
 )
+from rulekb.kb.ask.card_verdict import VERDICT_HITS, with_verdict_sentence
 from rulekb.kb.ask.form import second_form
 from rulekb.kb.ask.labels import question_lang
 from rulekb.kb.faq.entries import DEFAULT_THRESHOLD
@@ -203,6 +204,8 @@ def ruling_part(
         leaf, items = summary
         citations.append({"source_id": leaf.source_id, "lines": list(leaf.lines), "quote": " ".join(items)})
         choice = replace(choice, text=f"{choice.text} {' '.join(items)}")
+    read = [(f, marked_sentences(marked, f)) for f in (index.features[h.node_id] for h in hits[:VERDICT_HITS])]
+    choice = with_verdict_sentence(question, form, lang, english, choice, weights, read, groups, citations)  # yes/no
     lead = yes_no_lead(choice.text, lang, weights, question, english, conditions or None) if form == "yesno" else None
     if form == "yesno" and only_one_denies(question, choice.text):
         lead = "No." if lang == "en" else "Нет."  # «двух лидеров?» — «только один лидер»

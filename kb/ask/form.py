@@ -60,11 +60,22 @@ _NUMBER = re.compile(
 _YESNO_RU = re.compile(
     r"(\b(?:можно|может|могу|могут|можем|обязан\w*|должен|должна|должны|должно|считается|считаются|нужно|надо"
     r"|разрешено|разрешается|позволено|есть|будет|получается|действует|работает|срабатывает|теряет|"
-    r"[а-яё]+ет|[а-яё]+ит|[а-яё]+ют|[а-яё]+ат|[а-яё]+ят)\s+ли\b|\b(?:можно|нельзя)\b.*\?|\bли\b)",
+    r"[а-яё]+ет|[а-яё]+ит|[а-яё]+ют|[а-яё]+ат|[а-яё]+ят)\s+ли\b|\b(?:можн[оа]|нельзя)\b.*\?|\bли\b"
+    # «могу я …?», «может он …?»: a modal before its subject asks; «… пройден или нет» asks too
+    r"|\b(?:могу|можем|может|можешь|можете|могут|должен|должна|должны|обязан\w*)\s+(?:я|мы|он|она|оно|они|ты|вы)\b.*\?"
+    r"|\bили\s+нет\s*\??\s*$)",
     re.IGNORECASE,
 )
 _YESNO_EN = re.compile(
     r"^\s*(?:so\s+|and\s+|but\s+)?(?:can|could|does|do|did|is|are|am|must|may|should|will|would|has|have)\b",
+    re.IGNORECASE,
+)
+#: The clause that asks after what a question sets out ("In 10th, if my unit can't …, can it …?"):
+#: an auxiliary opening the last clause, before its subject.
+_WH_EN_OPENING = re.compile(r"^\s*(?:how|what|which|when|where|who|why)\b", re.IGNORECASE)
+_YESNO_EN_CLAUSE = re.compile(
+    r"[,;:—]\s*(?:so\s+|and\s+|but\s+|then\s+)?(?:can|could|does|do|did|is|are|must|may|should|will|would|has|have)"
+    r"\s+(?:it|they|i|we|you|he|she|my|the|a|an|this|that|these|those|its|their|our|your|his|her)\b[^,;:—]*\?\s*$",
     re.IGNORECASE,
 )
 _PROCEDURE = re.compile(
@@ -132,7 +143,8 @@ def question_form(question: str, compare: bool = False, editions: int = 0) -> st
         return "comparison"
     if _NUMBER.search(text):
         return "number"
-    if _YESNO_EN.search(text) or _YESNO_EN.search(_asking_sentence(text)):
+    if _YESNO_EN.search(text) or _YESNO_EN.search(_asking_sentence(text)) or (
+            _YESNO_EN_CLAUSE.search(text) and not _WH_EN_OPENING.match(text)):
         return "yesno"  # "My tank is in engagement range. Can it still shoot?": the sentence that asks
     lowered = text.lower()
     if _YESNO_RU.search(lowered):
@@ -143,7 +155,7 @@ def question_form(question: str, compare: bool = False, editions: int = 0) -> st
             return "yesno"
     if _MEASURE.search(_asking_sentence(text)):
         return "number"  # a measure the situation tells («в 3 дюймах лежит объектив. Как мне …?») asks nothing
-    if re.search(r"\b(?:можно|нельзя)\b", lowered) and not _WH_RU.search(lowered):
+    if re.search(r"\b(?:можн[оа]|нельзя|может|могут)\b", lowered) and not _WH_RU.search(lowered):
         return "yesno"
     if _PROCEDURE.search(text):
         return "procedure"

@@ -6,13 +6,31 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
-from rulekb.kb.text.analysis import lemma, lemmas, tokens
+from rulekb.kb.text.analysis import lemma, lemmas
+from rulekb.kb.text.asked import (
+    CLAUSE_SPLIT,
+    SUBORDINATE,
+    WORD,
+    EnglishVocabulary,
+    english_predicates,
+    question_conditions,
+    question_predicates,
+    question_situation,
+)
 
-__all__ = ["english_predicates", "main_clauses", "only_one_denies", "predicate_verdict", "question_conditions", "question_predicates", "question_situation",
-           "yes_no_lead"]
+__all__ = [
+    "english_predicates",
+    "main_clauses",
+    "only_one_denies",
+    "predicate_verdict",
+    "question_conditions",
+    "question_predicates",
+    "question_situation",
+    "stated_predicate",
+    "yes_no_lead",
+]
 
 _NEGATIVE = re.compile(
     r"\b(не\s+может|не\s+могут|не\s+можете|не\s+мож[её]т|нельзя|не\s+разреша\w*|запрещ\w*|не\s+должн\w*|не\s+обязан\w*"
@@ -42,7 +60,7 @@ def main_clauses(sentence: str) -> str:
     clauses opening with «если», «когда», «который», «чтобы» … («Если подразделение связано боем с
     врагом, которому оно не может навредить, оно может … провалить тест» — it may)."""
     main = re.split(r",\s*то\s+", sentence, maxsplit=1)[-1] if re.search(r"\bесли\b", sentence, re.I) else sentence
-    kept = [c for c in _CLAUSE_SPLIT.split(main) if c and not _SUBORDINATE.match(c)]
+    kept = [c for c in CLAUSE_SPLIT.split(main) if c and not SUBORDINATE.match(c)]
     return ", ".join(kept) if kept else sentence
 
 
@@ -56,165 +74,34 @@ def _polarity(sentence: str, strong_only: bool) -> str | None:
 
 
 #: A question asking about more than one («двух лидеров», "two different targets") …
-_SEVERAL = re.compile(r"\b(два|двух|две|двум|двумя|оба|обе|обоих|несколько|нескольк\w+|разн\w+|two|both|several"
-                      r"|multiple|different)\b", re.I)
+_SEVERAL = re.compile(r"\b(два|двух|две|двум|двумя|оба|обе|обоих|несколько|нескольк\w+|разн\w+|дважды|втор\w+\s+раз|two|both"
+                      r"|several|multiple|different|twice|second\s+time)\b", re.I)
 #: … and a ruling allowing only one («только один лидер», «по одной и той же цели», "only one").
 _ONLY_ONE = re.compile(r"\b(только\s+(?:один|одн\w+)|одн\w+\s+и\s+т\w+\s+же|не\s+более\s+(?:одного|одной)|only\s+one"
-                       r"|the\s+same\s+target)\b", re.I)
+                       r"|the\s+same\s+target|more\s+than\s+once)\b"
+                       # «ни один кубик не может быть переброшен более 1 раза»: a denial limiting to once
+                       r"|\b(?:не|ни|нельзя)\s[^.;]*?более\s*(?:1|одного)\s*раз", re.I)
+
+
+#: A second yes/no question joined to the first ("…, and does … stack?", «… и можно ли …»).
+_SECOND_QUESTION = re.compile(r"\b(?:and|or)\s+(?:can|could|does|do|is|are|must|may|will)\b"
+                              r"|\b(?:и|а)\s+(?:можно|нельзя|может|могут|нужно|должен|должны|обязан\w*)\s+ли\b", re.I)
 
 
 def only_one_denies(question: str, ruling: str) -> bool:
-    """A question asking whether several may do something, answered by a ruling allowing only one."""
-    return bool(_SEVERAL.search(question) and _ONLY_ONE.search(ruling))
+    """A question asking whether several may do something, answered by a ruling allowing only one
+    (not a question asking two things: its other half may be answered «Да»)."""
+    return bool(_SEVERAL.search(question) and _ONLY_ONE.search(ruling) and not _SECOND_QUESTION.search(question))
 
 
 # --- the verdict on what the question asks (its predicate) ---------------------------------------
 
-#: Modal and linking words of a question: they ask, they are not what is asked.
-_MODALS = frozenset({"мочь", "можно", "нельзя", "должный", "обязать", "обязан", "нужно", "надо", "следовать",
-                     "быть", "являться", "получаться", "разрешаться", "позволять", "иметь", "стоить"})
-#: A clause of the question or the ruling that states a condition or a purpose, not the verdict.
-_SUBORDINATE = re.compile(r"^(?:и\s+|а\s+|но\s+)?(?:если|когда|пока|котор\w*|чтобы|дабы|после\s+того|раз|где|при\s+условии"
-                          r"|даже\s+если|в\s+случае)\b", re.I)
-_CLAUSE_SPLIT = re.compile(r"\s*(?:[,;:()]|\s[—–-]\s)\s*")
 #: Negations that limit a measure («не более 6"», «не только») rather than deny.
 _LIMITING = re.compile(r"\bне\s+(?:более|менее|больше|меньше|ближе|дальше|только|раньше|позднее|позже)\b", re.I)
 _DENIAL = re.compile(r"\b(?:не|нельзя|никогда|ни)\b", re.I)
 #: Verbal prefixes too common for four letters of a stem to be the same word.
 _PREFIXES = frozenset({"пере", "пред", "подо", "пода", "разо", "расс", "расп", "прои", "пров", "прим", "прив", "прид",
                        "обес", "обез", "пооб", "вызы", "выпо", "выбр", "выби", "уста", "пост", "пола", "полу"})
-_WORD = re.compile(r"[а-яё]+", re.I)
-
-
-@lru_cache(maxsize=20_000)
-def _pos(word: str) -> str | None:
-    from rulekb.corpus.morph import morph
-
-    return str(morph().parse(word)[0].tag.POS or "") or None
-
-
-@lru_cache(maxsize=2048)
-def question_predicates(question: str) -> tuple[str, ...]:
-    """The lemmas of what a yes/no question asks about: its verbs, infinitives and short forms
-    («залечь», «замедляться», «провалить»), and the adjective a linking verb asks about («считается
-    ли … видимым»), outside its conditions («если нападает», «чтобы выйти») and its modals."""
-    text = re.sub(r"«[^»]*»|\([^)]*\)|\[[^\]]*\]", " ", question.lower().replace("ё", "е"))  # names, asides
-    asked = [x for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
-    # the sentence that asks («… Могу я специально провалить тест?»), not the situation told before it
-    asking = next((x for x in reversed(asked) if "?" in x), asked[-1] if asked else "")
-    return _predicates(asking) or (_predicates(text) if asking != text else ())
-
-
-@lru_cache(maxsize=2048)
-def question_conditions(question: str) -> tuple[str, ...]:
-    """The content lemmas of the conditions a yes/no question states in its asking sentence
-    («… отряд, который бежал в фазу стрельбы, …», «…, если её подставка свисает за край»): a ruling
-    sentence carrying them is the exception or case that decides."""
-    text = re.sub(r"«[^»]*»|\([^)]*\)|\[[^\]]*\]", " ", question.lower().replace("ё", "е"))
-    asked = [x for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
-    asking = next((x for x in reversed(asked) if "?" in x), asked[-1] if asked else "")
-    out: list[str] = []
-    for clause in _CLAUSE_SPLIT.split(asking):
-        if not _SUBORDINATE.match(clause):
-            found = re.search(r"\b(?:если|когда|после|пока)\b(.*)", clause)
-            if found is None:
-                continue
-            clause = found.group(1)
-        _content(clause, out)
-    return tuple(dict.fromkeys(out))
-
-
-@lru_cache(maxsize=2048)
-def question_situation(question: str) -> tuple[str, ...]:
-    """The content lemmas of the situation a question tells before its asking sentence («Мой отряд в
-    этом ходу сделал фолбэк из рукопашки. Могу я … объявить им чардж?»), then its conditions
-    (:func:`question_conditions`): the case the ruling is asked about."""
-    text = re.sub(r"«[^»]*»|\([^)]*\)|\[[^\]]*\]", " ", question.lower().replace("ё", "е"))
-    asked = [x for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
-    asking = next((x for x in reversed(asked) if "?" in x), asked[-1] if asked else "")
-    out: list[str] = []
-    if asking in asked:
-        _content(" ".join(asked[: asked.index(asking)]), out)
-    return tuple(dict.fromkeys([*out, *question_conditions(question)]))
-
-
-def _content(clause: str, out: list[str]) -> None:
-    """Appends the lemmas of ``clause``'s nouns, verbs, adjectives and participles to ``out``."""
-    for word in _WORD.findall(clause):
-        if _pos(word) in ("NOUN", "VERB", "INFN", "ADJF", "ADJS", "PRTF", "PRTS", "GRND"):
-            lem = lemma(word)
-            if lem not in _MODALS and lem != "который":
-                out.append(lem)
-
-
-def _predicates(text: str) -> tuple[str, ...]:
-    out: list[str] = []
-    for clause in _CLAUSE_SPLIT.split(text):
-        if not clause or _SUBORDINATE.match(clause):
-            continue
-        clause = re.split(r"\b(?:если|когда|чтобы|пока)\b", clause)[0]  # «… замедляется если нападает»
-        words = _WORD.findall(clause)
-        linking = False
-        for word in words:
-            if word in ("ли", "не", "же", "бы"):
-                continue
-            pos = _pos(word)
-            lem = lemma(word)
-            if lem in _MODALS:
-                continue
-            if pos in ("VERB", "INFN", "ADJS", "PRTS") or (linking and pos in ("ADJF", "PRTF")):
-                out.append(lem)
-                linking = lem in ("считаться", "являться", "становиться", "оставаться")
-    return tuple(dict.fromkeys(out))
-
-
-#: Words of an English yes/no question that ask (modals, auxiliaries), not what is asked.
-_ENGLISH_MODALS = frozenset({"can", "could", "may", "might", "must", "need", "needs", "have", "has", "do", "does", "did",
-                             "is", "are", "was", "be", "been", "get", "gets", "allowed", "able", "still", "should",
-                             "will", "would", "let", "lets", "really", "actually", "also", "ever"})
-_ENGLISH_ADJECTIVE = re.compile(r"(?:ible|able|ed|en|ive)$")
-#: Parts of speech of a Russian predicate (see :func:`question_predicates`).
-_PREDICATE_POS = ("VERB", "INFN", "ADJF", "ADJS", "PRTF", "PRTS")
-
-
-#: The English vocabulary a build ships: English word → the Russian words of the texts, as printed
-#: (``kb/data/english.toml``; :attr:`rulekb.kb.text.vocabulary.Vocabulary.english`).
-EnglishVocabulary = tuple[tuple[str, tuple[str, ...]], ...]
-
-
-@lru_cache(maxsize=4)
-def _english_predicate_table(english: EnglishVocabulary) -> dict[str, tuple[str, ...]]:
-    """English token → the lemmas of the verbs and adjectives among its Russian words ("shoot" →
-    «стрелять», not «стрельба»; "visible" → «видимый»), read off the words as printed."""
-    table: dict[str, list[str]] = {}
-    for word, russian in english:
-        keys = [t.text for t in tokens(word)]
-        if len(keys) != 1:
-            continue
-        # an adjective only for an English adjective or participle ("visible", "locked"): "close" of
-        # "close combat" is no predicate («ближний»)
-        kept = _PREDICATE_POS if _ENGLISH_ADJECTIVE.search(word) else ("VERB", "INFN")
-        for ru in russian:
-            if ru.isalpha() and " " not in ru and _pos(ru) in kept:
-                table.setdefault(keys[0], []).append(lemma(ru))
-    return {key: tuple(dict.fromkeys(values)) for key, values in table.items()}
-
-
-def english_predicates(question: str, english: EnglishVocabulary) -> tuple[str, ...]:
-    """What an English yes/no question asks about, as the lemmas of the Russian words a ruling prints:
-    the words of its asking sentence, outside its conditions ("if …", "when …") and modals, read
-    through the English vocabulary the build ships, keeping the verbs and adjectives they stand for
-    ("shoot" → «стрелять», "visible" → «видимый»; "phase" names no predicate)."""
-    text = re.sub(r'"[^"]*"|«[^»]*»|\([^)]*\)', " ", question.lower())
-    asked = [x for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
-    asking = next((x for x in reversed(asked) if "?" in x), asked[-1] if asked else "")
-    asking = re.split(r"\b(?:if|when|while|after|before|unless)\b", asking)[0] or asking
-    table = _english_predicate_table(english)
-    out: list[str] = []
-    for word in re.findall(r"[a-z]+", asking):
-        if word not in _ENGLISH_MODALS:
-            out.extend(r for token in tokens(word) for r in table.get(token.text, ()))
-    return tuple(dict.fromkeys(out))
 
 
 #: Verbs that only say an action is done («сделать обычное движение», «совершать … перемещение»): one stands for another.
@@ -240,21 +127,28 @@ def _same_word(token: str, predicate: str) -> float:
 
 
 def predicate_verdict(ruling: str, predicates: Sequence[str]) -> tuple[str, str] | None:
-    """``("yes" | "no", sentence)``: the polarity of the main clause that states the question's
+    """``("yes" | "no", sentence)`` of :func:`stated_predicate`, without its score."""
+    found = stated_predicate(ruling, predicates)
+    return None if found is None else (found[1], found[2])
+
+
+def stated_predicate(ruling: str, predicates: Sequence[str]) -> tuple[float, str, str] | None:
+    """``(score, "yes" | "no", sentence)``: the polarity of the main clause that states the question's
     predicate, or ``None`` when no main clause states it. A clause denies when «не», «нельзя»,
     «никогда» stand before the predicate in it («Монстры никогда не залегают», «не совершайте …
     спасбросок») or the predicate is its negation («считается невидимой» for «видимым»); conditions
-    («если …», «которому оно не может навредить») never decide."""
+    («если …», «которому оно не может навредить») never decide. The score: how much of the predicate
+    the clause states (1 a word for its lemma, 0.5 for its stem or another light verb)."""
     if not predicates:
         return None
     best: tuple[float, str, str] | None = None
     for sentence in (x for x in re.split(r"(?<=[.!?;])\s+", ruling) if x.strip()):
         # «если …, то …»: the condition runs up to «то», the verdict is after it
         main = re.split(r",\s*то\s+", sentence, maxsplit=1)[-1] if re.search(r"\bесли\b", sentence, re.I) else sentence
-        for clause in _CLAUSE_SPLIT.split(main):
-            if not clause or _SUBORDINATE.match(clause):
+        for clause in CLAUSE_SPLIT.split(main):
+            if not clause or SUBORDINATE.match(clause):
                 continue
-            words = _WORD.findall(clause)
+            words = WORD.findall(clause)
             found: dict[str, float] = {}
             first = len(words)
             negated_word = False
@@ -275,9 +169,7 @@ def predicate_verdict(ruling: str, predicates: Sequence[str]) -> tuple[str, str]
                       or bool(re.search(r"\b(?:нельзя|запрещ\w*)\b", clause, re.I)))
             if best is None or score > best[0]:
                 best = (score, "no" if denied else "yes", sentence)
-    if best is None:
-        return None
-    return best[1], best[2]
+    return best
 
 
 def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None = None,
@@ -294,6 +186,7 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
     (:func:`question_situation`), each mapped to its word: a list item stating one of them that no
     other sentence states, under a lead-in excepting its items («за исключением случаев, когда …:»), denies."""
     unstated = stated = False
+    predicates: tuple[str, ...] = ()
     if question and (lang != "en" or english):
         predicates = question_predicates(question) if lang != "en" else english_predicates(question, english or ())
         verdict = predicate_verdict(ruling, predicates)
@@ -307,8 +200,12 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
     if lead is not None and lead.startswith(("Да", "Yes")):
         if unstated:
             return None
-        if question and not stated and not _PERMITS.search(main_clauses(sentence)):
-            return None  # «… этот маркер цели считается спорным» states a case, it permits nothing asked
+        # «… этот маркер цели считается спорным» states a case, it permits nothing asked: a «Да» read off
+        # a sentence needs a permission there, or the asked predicate stated there («считается
+        # автоматическим провалом» is no «Да» for «пройден?», whatever another sentence states)
+        here = stated and predicate_verdict(sentence, predicates) is not None
+        if question and not here and not _PERMITS.search(main_clauses(sentence)):
+            return None
     return lead
 
 
@@ -325,7 +222,8 @@ def _sentence_lead(ruling: str, lang: str, weights: dict[str, float] | None, que
     if weights:
         seen = [set(lemmas(s)) for s in sentences]
         carried = [sum(w for t, w in weights.items() if t in lems) for lems in seen]
-        conditions = set(question_conditions(question)) if question and lang != "en" else set()
+        # an English question's situation is read through the Russian words it stands for (``situation``)
+        conditions = (set(question_conditions(question)) if lang != "en" else set(situation or ())) if question else set()
         on_condition = [sum(w for t, w in weights.items() if t in conditions and t in lems) for lems in seen]
         if max(on_condition, default=0.0) > 0:
             # the question's condition decides: the sentences stating it (an exception, a case of a list) first
@@ -391,9 +289,14 @@ def _excepted(sentences: Sequence[str], seen: Sequence[set[str]], weights: dict[
                if x.lstrip().startswith("•") and _excepts(sentences, i))
 
 
+#: A condition opening its sentence and running, commas and all, up to the main clause's subject
+#: («Если отряд, продвинувшийся вперёд в этом ходу, содержит модели …, он всё ещё может стрелять»).
+_OPENING_CONDITION = re.compile(r"^\s*(?:если|когда)\s+([^.;:()]{3,160}?),\s+(?:то\s+)?(?:он|она|оно|они|вы|его|её|их)\s", re.I)
+
+
 def _yes(sentence: str, lang: str) -> str:
     """«Да» or «Да, если …» (the condition the permitting sentence states in three or more words)."""
-    condition = _CONDITION.search(sentence)
+    condition = _OPENING_CONDITION.search(sentence) or _CONDITION.search(sentence)
     if condition is not None and len(condition.group(1).split()) >= 3:
         return "Yes, if the condition below holds." if lang == "en" else f"Да, если {condition.group(1).strip()}."
     return "Yes." if lang == "en" else "Да."

@@ -114,3 +114,18 @@ def test_a_measure_named_by_what_it_is_asks_for_a_number() -> None:
     # a yes/no question asking a penalty beside stays yes/no (the penalty is its second form)
     assert question_form("Can it still shoot, and is there a penalty?") == "yesno"
     assert question_form("Какой отряд ходит первым?") != "number"
+
+
+def test_yes_no_forms_without_ли_a_typo_or_a_question_mark() -> None:
+    # a modal before its subject asks, even after a measure the situation tells
+    assert question_form("до врага 7 дюймов, он за стеной — могу я стрелять по нему?") == "yesno"
+    assert question_form("Сколько дюймов до врага, могу я стрелять?") == "number"  # a wh-word asks first
+    # «можна», a typed «можно»; a terse «… может …» query; «… или нет»
+    assert question_form("можна стрелять из пистолета в рукопашке") == "yesno"
+    assert question_form("танк может стрелять в рукопашке") == "yesno"
+    assert question_form("модель с ранцем прошла тест или нет") == "yesno"
+    assert question_form("что может отряд после отступления") != "yesno"
+    # an English auxiliary opening the last clause after what the question sets out
+    assert question_form("In 6th, if my squad ran this turn, can it still charge?") == "yesno"
+    assert question_form("How does overwatch work, and can it cause pinning?") != "yesno"
+    assert question_form("In 6th, what happens when my squad runs?") != "yesno"

@@ -183,7 +183,7 @@ def test_a_negation_inside_a_condition_does_not_deny() -> None:
     assert "не может" not in main_clauses(ruling)
     question = "Могу я специально провалить тест на мораль?"
     lead = yes_no_lead(ruling, "ru", {"провалить": 2.0, "тест": 1.0, "мораль": 2.0}, question)
-    assert lead == "Да, если отряд связан боем с врагом."
+    assert lead == "Да, если отряд связан боем с врагом, которому он не может навредить."  # the whole condition
     assert str(yes_no_lead(ruling, "ru", {"тест": 1.0, "мораль": 2.0})).startswith("Да")  # without the question too
 
 
@@ -480,3 +480,77 @@ def test_a_yes_no_card_brings_the_case_another_top_passage_lists_for_the_questio
     # without the condition, nothing of the other passage joins
     plain = choose(candidates, weights, set(), "yesno")
     assert plain is not None and "Тяжёлого" not in plain.text
+
+
+def test_a_yes_needs_a_permission_or_the_asked_predicate_in_its_own_sentence() -> None:
+    question = "у модели ловкость 0, выпала единица — тест пройден или нет"
+    ruling = ("При прохождении теста выпадение 1 всегда означает успех. Однако если у модели характеристика "
+              "со значением 0, то это всегда считается автоматическим провалом теста.")
+    weights = {"тест": 1.0, "характеристика": 1.0, "0": 2.0, "модель": 0.5}
+    # without the question the case the condition names reads «Да, если …»
+    assert str(yes_no_lead(ruling, "ru", weights)).startswith("Да, если")
+    # with it: «считается … провалом» permits nothing, and «пройти» is not stated in that sentence
+    assert yes_no_lead(ruling, "ru", weights, question) is None
+    # a permission in the deciding sentence still leads
+    permitting = "Однако если у модели характеристика со значением 0, то тест можно пройти только на 1."
+    assert str(yes_no_lead(permitting, "ru", weights, question)).startswith("Да, если")
+
+
+def test_a_denial_limiting_to_once_answers_a_question_about_a_second_time() -> None:
+    from rulekb.kb.text.verdicts import only_one_denies
+
+    ruling = "Второй бросок учитывается, и ни один кубик не может быть переброшен более 1 раза."
+    assert only_one_denies("можно перебросить кубик второй раз?", ruling)
+    assert only_one_denies("Can a dice be re-rolled twice?", ruling)
+    assert not only_one_denies("можно перебросить кубик?", ruling)  # asks about once
+    assert not only_one_denies("можно перебросить кубик второй раз?", "Кубик можно перебросить более одного раза.")
+    # a question asking two things: its other half is no «Нет»
+    assert not only_one_denies("Does it hit the model itself, and does it stack twice?", ruling)
+
+
+def test_an_english_question_s_situation_picks_the_case_that_decides() -> None:
+    from rulekb.kb.text.vocabulary import load_english
+
+    english = tuple(load_english().items())
+    question = "My transport moved and then my squad disembarked. Can the squad still declare a charge?"
+    ruling = ("Высадившаяся модель может затем действовать обычным образом (объявить атаку, сражаться) до конца хода. "
+              "• Если подразделение высаживается после движения транспорта, оно не может совершать рывок в этот ход.")
+    weights = {"атака": 2.0, "объявить": 2.0, "рывок": 1.0, "ход": 0.5, "высаживаться": 0.5, "движение": 0.5,
+               "транспорт": 0.5}
+    situation = {"высаживаться": "disembark", "движение": "move", "транспорт": "transport"}
+    assert yes_no_lead(ruling, "en", weights, question, english) == "Yes."  # the general permission
+    # the situation told before the asking sentence names the case the item rules
+    assert yes_no_lead(ruling, "en", weights, question, english, situation) == "No."
+
+
+def test_the_sentence_stating_what_was_asked_joins_a_card_whose_text_does_not() -> None:
+    from rulekb.kb.ask.card_verdict import verdict_sentence
+
+    question = "Может ли отступающая боевая единица нападать в этом ходу?"
+    shown = "Отступающая боевая единица движется на 2D6 к своему краю стола."
+    first = [sentence(shown)]
+    second = [sentence("Отступление описано в этой главе.", "flavour"),
+              sentence("Боевая единица, которая отступает, не может нападать в этом ходу."),
+              sentence("Нападающая боевая единица может нападать на врага.")]
+    weights = {"отступать": 2.0, "боевой": 1.0, "единица": 1.0, "ход": 0.5, "нападать": 2.0}
+    found = verdict_sentence(question, "ru", None, shown, shown, weights, [("a", first), ("b", second)])
+    assert found == ("b", "Боевая единица, которая отступает, не может нападать в этом ходу.")
+    assert str(yes_no_lead(f"{shown} {found[1]}", "ru", weights, question)) == "Нет."
+    # a shown text stating the predicate already takes nothing
+    stated = "Отступающая боевая единица не может нападать."
+    assert verdict_sentence(question, "ru", None, stated, stated, weights, [("b", second)]) is None
+    # a sentence carrying less of the question than the chosen one does not join
+    assert verdict_sentence(question, "ru", None, shown, shown, weights,
+                            [("c", [sentence("Враг может нападать.")])]) is None
+    # nor is a verb of the situation told before the asking sentence the predicate
+    told = "Мой отряд провалил тест. Можно?"
+    assert verdict_sentence(told, "ru", None, shown, shown, {"тест": 1.0},
+                            [("d", [sentence("Отряд, провалив тест, может провалить и следующий тест.")])]) is None
+
+
+def test_da_esli_states_a_condition_opening_its_sentence_whole() -> None:
+    ruling = "Если отряд, продвинувшийся вперёд в этом ходу, содержит модели с пистолетами, он всё ещё может стрелять."
+    assert yes_no_lead(ruling) == "Да, если отряд, продвинувшийся вперёд в этом ходу, содержит модели с пистолетами."
+    # a condition inside the sentence is read up to its clause's end, as before
+    assert yes_no_lead("Модель может стрелять, если она не двигалась в этом ходу, и только из пистолета.") == (
+        "Да, если она не двигалась в этом ходу.")
