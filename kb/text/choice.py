@@ -29,6 +29,8 @@ ANNOUNCES_NOTHING = 0.5
 NAMING = frozenset({"heading", "naming"})
 #: … whose question words count this much for each of the passage's ruling sentences (as if it printed them).
 NAMED_CONTEXT = 1.0
+#: … and the words of the heading a passage sits under that its text never prints, this much.
+OWN_HEADING = 1.0
 #: A passage of at most this many characters is shown whole.
 SHORT_PASSAGE = 700
 #: Longest card text per edition.
@@ -102,6 +104,7 @@ def choose(
     groups: Mapping[str, str] | None = None,
     also: str | None = None,
     conditions: Mapping[str, str] | None = None,
+    headings: Mapping[str, Iterable[str]] | None = None,
 ) -> Choice | None:
     """The best sentence(s) across ``candidates`` — ``(node_id, kind, sentences)`` in rank order.
 
@@ -110,13 +113,16 @@ def choose(
     two things gets both rulings), in text order. ``groups``: see :func:`carried`; ``also``: a second
     form the question asks («на сколько … и можно ли …?»), whose sentence joins too; ``conditions``:
     the terms of the question's conditions and situation — the list item of the chosen passage that
-    carries most of them joins, with its lead-in (the case of the rule the question is about)."""
+    carries most of them joins, with its lead-in (the case of the rule the question is about);
+    ``headings``: node id → the lemmas of the heading the passage sits under — the words of it the
+    passage never prints («ТАНКОВЫЙ ШОК» over a stratagem's text, «СПЕЦИАЛЬНЫЕ ПРАВИЛА» over a list
+    of them) count for its ruling sentences as its naming line does (:data:`OWN_HEADING`)."""
     top = max(weights.values(), default=1.0)
     # a comparison's second form is what it compares: the measure or the permission each edition rules
     compared = also if form == "comparison" else None
     best: tuple[float, int, int, list[float]] | None = None
     usable = [c for c in candidates[: len(RANK_DECAY)] if c[2]]
-    for rank, (_node_id, kind, sentences) in enumerate(usable):
+    for rank, (node_id, kind, sentences) in enumerate(usable):
         decay = RANK_DECAY[rank]
         kind_factor = 1.08 if kind == "summary" else 1.0
         scores = [_score(s, weights, numbers, form, top, groups, compared) * decay * kind_factor for s in sentences]
@@ -126,6 +132,11 @@ def choose(
         if named:
             scores = [score + NAMED_CONTEXT * carried(named, weights, groups, x.lemmas) * decay * kind_factor
                       if x.mark not in NON_RULING else score for score, x in zip(scores, sentences, strict=True)]
+        if headings and node_id in headings:  # the heading the passage sits under and never prints
+            unprinted = set(headings[node_id]) - {t for x in sentences for t in x.lemmas}
+            if unprinted:
+                scores = [score + OWN_HEADING * carried(unprinted, weights, groups) * decay * kind_factor
+                          if x.mark not in NON_RULING else score for score, x in zip(scores, sentences, strict=True)]
         if sentences[-1].text.rstrip().endswith(":"):
             scores[-1] *= ANNOUNCES_NOTHING  # it announces what the passage does not print
         i = max(range(len(sentences)), key=lambda k: (scores[k], -k))

@@ -480,3 +480,19 @@ def test_a_yes_no_card_brings_the_case_another_top_passage_lists_for_the_questio
     # without the condition, nothing of the other passage joins
     plain = choose(candidates, weights, set(), "yesno")
     assert plain is not None and "Тяжёлого" not in plain.text
+
+
+def test_the_heading_a_passage_never_prints_counts_for_its_ruling_sentences() -> None:
+    # a stratagem's text never repeats its name: the heading it sits under says what it rules
+    effect = sentence("Бросьте шесть кубиков: за каждое значение 5+ вражеский отряд получает 1 смертельную рану.")
+    other = sentence("Бросьте кубик: при результате 4+ вражеский отряд получает 1 смертельную рану от гранаты.")
+    weights = {"танковый": 3.0, "шок": 3.0, "граната": 2.0, "бросить": 0.5, "кубик": 0.5, "рана": 0.5}
+    candidates = [("grenade", "rule", [other]), ("tank-shock", "rule", [effect])]
+    plain = choose(candidates, weights, set(), "lookup")
+    assert plain is not None and plain.node_id == "grenade"
+    headed = choose(candidates, weights, set(), "lookup",
+                    headings={"grenade": ["граната"], "tank-shock": ["танковый", "шок"]})
+    assert headed is not None and headed.node_id == "tank-shock" and "5+" in headed.text
+    # a heading the passage prints already adds nothing: its sentences carry those words themselves
+    printed = choose(candidates, weights, set(), "lookup", headings={"grenade": ["граната"], "tank-shock": ["кубик"]})
+    assert printed is not None and printed.node_id == "grenade"
