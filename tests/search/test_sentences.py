@@ -496,3 +496,15 @@ def test_the_heading_a_passage_never_prints_counts_for_its_ruling_sentences() ->
     # a heading the passage prints already adds nothing: its sentences carry those words themselves
     printed = choose(candidates, weights, set(), "lookup", headings={"grenade": ["граната"], "tank-shock": ["кубик"]})
     assert printed is not None and printed.node_id == "grenade"
+
+
+def test_a_term_s_definition_rules_while_a_name_line_does_not() -> None:
+    # the name a keyword's line gives, or a pronoun's, points back at the rule: no answer of its own
+    assert mark_one("[ТЯЖЕЛЫЙ] В их описании они известны как «Тяжелое оружие».", "rule", 0, 2) == "naming"
+    assert mark_one("Это называется согласованностью отряда.", "rule", 1, 2) == "naming"
+    # a sentence with its own subject defining a term says what the term is: a ruling
+    definition = ("В Warhammer 40000 используется специальный кубик с нанесенными на его грани стрелками и "
+                  "значением «Hit!» (попадание), называемый «кубиком смещения».")
+    assert mark_one(definition, "rule", 0, 2) == "rule"
+    assert mark_one("Количество моделей, которыми обладает отряд при добавлении его в вашу армию, называется его "
+                    "начальной численностью.", "rule", 0, 1) == "rule"
