@@ -374,6 +374,8 @@ def with_paragraph(text: str, sentences: Sequence[Any], choice: Any) -> Any:
         return choice
     ruling = [s.text for s in sentences if s.mark not in NON_RULING]
     shown = [x for x in ruling if x in choice.text or x in paragraph]
+    if len(set(shown)) < len(shown):
+        return choice  # a passage repeating a sentence word for word: its text cannot place the paragraph
     rest = choice.text
     for sentence in ruling:
         rest = rest.replace(sentence, " ")

@@ -31,6 +31,9 @@ NAMING = frozenset({"heading", "naming"})
 NAMED_CONTEXT = 1.0
 #: … and the words of the heading a passage sits under that its text never prints, this much.
 OWN_HEADING = 1.0
+#: In a passage listing labelled entries, a sentence of an entry whose label carries none of the
+#: question's words, when another entry's label does, counts this much (see :func:`_labels`).
+OTHER_ENTRY = 0.5
 #: A passage of at most this many characters is shown whole.
 SHORT_PASSAGE = 700
 #: Longest card text per edition.
@@ -132,6 +135,13 @@ def choose(
         if named:
             scores = [score + NAMED_CONTEXT * carried(named, weights, groups, x.lemmas) * decay * kind_factor
                       if x.mark not in NON_RULING else score for score, x in zip(scores, sentences, strict=True)]
+        labelled = _labels(sentences)
+        if any(carried(label, weights, groups) > 0 for label in labelled):
+            # «Урон (D): …» then «После применения всех модификаторов значение не может быть меньше 1.»: each
+            # sentence is about its entry's label; an entry the question does not name is another thing's rule
+            scores = [(score + NAMED_CONTEXT * carried(label, weights, groups, x.lemmas) * decay * kind_factor
+                       if carried(label, weights, groups) > 0 else score * OTHER_ENTRY) if label else score
+                      for score, x, label in zip(scores, sentences, labelled, strict=True)]
         if headings and node_id in headings:  # the heading the passage sits under and never prints
             unprinted = set(headings[node_id]) - {t for x in sentences for t in x.lemmas}
             if unprinted:
@@ -146,7 +156,9 @@ def choose(
         return None
     score, rank, i, scores = best
     node_id, _kind, sentences = usable[rank]
-    text = _expand(sentences, i, scores, form, weights, groups, also, conditions)
+    entry = _entry(sentences, i, weights, groups)
+    text = " ".join(entry) if entry else _expand(sentences, i, scores, form, weights, groups, also, conditions)
+    best_text = text if entry else sentences[i].text
     # a question asking two things may find the second ruling in the next passage
     covered = {t for s in sentences if s.text in text for t in s.lemmas}
     total = carried(covered, weights, groups) or 1.0  # what the chosen text carries
@@ -177,7 +189,7 @@ def choose(
             best_fit = max(fitting)
             if best_fit[0] >= FORM_FROM_OTHER * score and len(text) + len(best_fit[1]) <= MAX_TEXT * 3 // 2:
                 text = f"{text} {best_fit[1]}"
-    return Choice(node_id, text, score, i, sentences[i].text)
+    return Choice(node_id, text, score, i, best_text)
 
 
 #: A further sentence is added when it carries at least this share of the question's weight that
@@ -346,6 +358,47 @@ def _case_elsewhere(usable: Sequence[tuple[str, str, Sequence[Sentence]]], rank:
     if len(picked) < 2:
         return None  # an item without the lead-in saying what it is a case of
     return " ".join(sentences[j].text for j in sorted(picked) if sentences[j].text not in text)
+
+
+#: A characteristic's label at the start of a sentence: a few words, its abbreviation in brackets, a
+#: colon («Урон (D): количество урона …», «Стойкость (T): …»).
+_LABEL = re.compile(r"^((?:[\w-]+\s+){0,3}[\w-]+)\s*\([^()]{1,8}\)\s*:")
+
+
+def _labels(sentences: Sequence[Sentence]) -> list[frozenset[str]]:
+    """For each sentence of a passage listing labelled entries (at least two labels), the lemmas of
+    the label of the entry it belongs to (empty before the first label): «После применения всех модификаторов значение не может быть меньше
+    1» after «Урон (D): …» is about the damage, after «Сила (S): …» about the strength."""
+    found = [_LABEL.match(x.text) for x in sentences]
+    if sum(1 for m in found if m) < 2:
+        return []
+    out: list[frozenset[str]] = []
+    current: frozenset[str] = frozenset()
+    for x, m in zip(sentences, found, strict=True):
+        if m:
+            words = {w.lower() for w in re.findall(r"\w+", m.group(1))}
+            current = frozenset(t for t in x.lemmas if t in words or any(w.startswith(t[:4]) for w in words))
+        out.append(current)
+    return out
+
+
+def _entry(sentences: Sequence[Sentence], i: int, weights: dict[str, float],
+           groups: Mapping[str, str] | None = None) -> list[str]:
+    """The sentences of the labelled entry sentence ``i`` belongs to, its label's first, when its
+    label carries the question's words (an entry is read whole: «Урон (D): количество урона … После
+    применения всех модификаторов значение не может быть меньше 1. Исключением является …»); empty
+    otherwise."""
+    labelled = _labels(sentences)
+    if not labelled or not labelled[i] or carried(labelled[i], weights, groups) <= 0:
+        return []
+    start = i
+    while start > 0 and labelled[start - 1] == labelled[i] and not _LABEL.match(sentences[start].text):
+        start -= 1
+    end = i + 1
+    while end < len(sentences) and not _LABEL.match(sentences[end].text):
+        end += 1
+    picked = [x.text for x in sentences[start:end] if x.mark not in NON_RULING]
+    return picked if len(" ".join(picked)) <= MAX_TEXT else []
 
 
 def _points_back(text: str) -> bool:

@@ -508,3 +508,22 @@ def test_a_term_s_definition_rules_while_a_name_line_does_not() -> None:
     assert mark_one(definition, "rule", 0, 2) == "rule"
     assert mark_one("Количество моделей, которыми обладает отряд при добавлении его в вашу армию, называется его "
                     "начальной численностью.", "rule", 0, 1) == "rule"
+
+
+def test_a_characteristic_s_entry_is_read_whole_and_the_other_entries_are_another_thing_s_rule() -> None:
+    lines = ["Оружие описывается следующими характеристиками:",
+             "Бронепробиваемость (AP): показывает способность оружия пробивать защиту цели.",
+             "После применения всех модификаторов значение не может быть хуже 0.",
+             "Урон (D): количество урона, наносимого успешным ранением.",
+             "После применения всех модификаторов значение не может быть меньше 1.",
+             "Исключением является случай, когда правило разрешает изменять характеристику «Урон» на 0."]
+    passage = [sentence(x) for x in lines]
+    weights = {"урон": 4.0, "модификатор": 4.0, "0": 4.5, "оружие": 2.0}
+    choice = choose([("weapons", "rule", passage)], weights, {"0"}, "yesno")
+    assert choice is not None
+    # the damage entry, its label first, not the AP sentence that prints the question's «0»
+    assert choice.text.startswith("Урон (D):") and "меньше 1" in choice.text and "хуже 0" not in choice.text
+    # without labels the sentence printing the question's number wins
+    unlabelled = [sentence(x.replace(" (AP):", ",").replace(" (D):", ",")) for x in lines]
+    plain = choose([("weapons", "rule", unlabelled)], weights, {"0"}, "yesno")
+    assert plain is not None and "хуже 0" in plain.text
