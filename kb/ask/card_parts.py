@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
 from rulekb.kb.ask.card_english import (
@@ -22,10 +21,11 @@ from rulekb.kb.faq.entries import DEFAULT_THRESHOLD
 from rulekb.kb.faq.gate import gate_entry
 from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.choice import MAX_TEXT, SHORT_PASSAGE, carried, choose
+from rulekb.kb.text.context import heading_lemmas
 from rulekb.kb.text.sentences import NON_RULING, Sentence, mark_sentences
 from rulekb.kb.text.verdicts import only_one_denies, question_situation, yes_no_lead
 
-__all__ = ["MAX_QUOTE", "Part", "announced_list", "condition_terms", "faq_gate", "heading_lemmas", "list_lead", "marked_sentences", "procedure_continuation", "ruling_part", "with_list"]
+__all__ = ["MAX_QUOTE", "Part", "announced_list", "condition_terms", "faq_gate", "list_lead", "marked_sentences", "procedure_continuation", "ruling_part", "with_list"]
 
 #: Longest quote of a FAQ entry's cited text on its card.
 MAX_QUOTE = 500
@@ -312,12 +312,6 @@ def _summaries(index: Any) -> dict[str, list[str]]:
             table.setdefault(node_id.rsplit("/", 1)[0], []).append(node_id)
     _SUMMARIES[:] = [*_SUMMARIES[-3:], (index.features, table)]
     return table
-
-
-@lru_cache(maxsize=4096)
-def heading_lemmas(heading: str) -> tuple[str, ...]:
-    """The lemmas of a passage's heading («ТАНКОВЫЙ ШОК»), kept per heading."""
-    return tuple(t.text for t in tokens(heading or ""))
 
 
 def tokens_of(sentence: str) -> list[str]:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from rulekb.kb.text.context import carried, context_scores, entry_of
 from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
 
 __all__ = ["MAX_TEXT", "SHORT_PASSAGE", "Choice", "carried", "choose"]
@@ -25,15 +26,6 @@ RANK_DECAY = (1.0, 0.65, 0.5)
 #: A passage's last sentence announcing a list the passage does not print («…сюжетный и
 #: случайный:»; a list the next leaf prints is joined to the passage before choosing) counts this much.
 ANNOUNCES_NOTHING = 0.5
-#: Marks of the sentences that name a passage's rule (its heading, its naming line) …
-NAMING = frozenset({"heading", "naming"})
-#: … whose question words count this much for each of the passage's ruling sentences (as if it printed them).
-NAMED_CONTEXT = 1.0
-#: … and the words of the heading a passage sits under that its text never prints, this much.
-OWN_HEADING = 1.0
-#: In a passage listing labelled entries, a sentence of an entry whose label carries none of the
-#: question's words, when another entry's label does, counts this much (see :func:`_labels`).
-OTHER_ENTRY = 0.5
 #: A passage of at most this many characters is shown whole.
 SHORT_PASSAGE = 700
 #: Longest card text per edition.
@@ -52,25 +44,6 @@ class Choice:
     """Position of the best sentence in its passage."""
     best: str = ""
     """The best-scoring sentence itself (a yes/no lead is read off it)."""
-
-
-def carried(lemmas: Iterable[str], weights: dict[str, float], groups: Mapping[str, str] | None = None,
-            covered: Iterable[str] = ()) -> float:
-    """The question's weight a sentence's ``lemmas`` carry that ``covered`` does not. With ``groups``
-    (term → the question word it stands for: an English word's Russian renderings), a question word
-    counts once, by the weightiest of its terms the sentence carries (a sentence printing three
-    renderings of *charge* answers one word of the question, not three)."""
-    seen = set(lemmas)
-    done = set(covered)
-    if not groups:
-        return sum(w for t, w in weights.items() if t in seen and t not in done)
-    done_groups = {groups.get(t, t) for t in done if t in weights}
-    best: dict[str, float] = {}
-    for t, w in weights.items():
-        group = groups.get(t, t)
-        if t in seen and group not in done_groups and w > best.get(group, 0.0):
-            best[group] = w
-    return sum(best.values())
 
 
 def _score(sentence: Sentence, weights: dict[str, float], numbers: set[str], form: str, top: float,
@@ -119,7 +92,7 @@ def choose(
     carries most of them joins, with its lead-in (the case of the rule the question is about);
     ``headings``: node id → the lemmas of the heading the passage sits under — the words of it the
     passage never prints («ТАНКОВЫЙ ШОК» over a stratagem's text, «СПЕЦИАЛЬНЫЕ ПРАВИЛА» over a list
-    of them) count for its ruling sentences as its naming line does (:data:`OWN_HEADING`)."""
+    of them) count for its ruling sentences as its naming line does (:data:`rulekb.kb.text.context.OWN_HEADING`)."""
     top = max(weights.values(), default=1.0)
     # a comparison's second form is what it compares: the measure or the permission each edition rules
     compared = also if form == "comparison" else None
@@ -129,24 +102,8 @@ def choose(
         decay = RANK_DECAY[rank]
         kind_factor = 1.08 if kind == "summary" else 1.0
         scores = [_score(s, weights, numbers, form, top, groups, compared) * decay * kind_factor for s in sentences]
-        # the rule a passage names in its heading or naming line («[ДВОЙНОЕ СОЕДИНЕНИЕ] В их описании они известны
-        # как парные орудия») is what its ruling sentences are about, though they do not repeat its name
-        named = {t for x in sentences if x.mark in NAMING for t in x.lemmas}
-        if named:
-            scores = [score + NAMED_CONTEXT * carried(named, weights, groups, x.lemmas) * decay * kind_factor
-                      if x.mark not in NON_RULING else score for score, x in zip(scores, sentences, strict=True)]
-        labelled = _labels(sentences)
-        if any(carried(label, weights, groups) > 0 for label in labelled):
-            # «Урон (D): …» then «После применения всех модификаторов значение не может быть меньше 1.»: each
-            # sentence is about its entry's label; an entry the question does not name is another thing's rule
-            scores = [(score + NAMED_CONTEXT * carried(label, weights, groups, x.lemmas) * decay * kind_factor
-                       if carried(label, weights, groups) > 0 else score * OTHER_ENTRY) if label else score
-                      for score, x, label in zip(scores, sentences, labelled, strict=True)]
-        if headings and node_id in headings:  # the heading the passage sits under and never prints
-            unprinted = set(headings[node_id]) - {t for x in sentences for t in x.lemmas}
-            if unprinted:
-                scores = [score + OWN_HEADING * carried(unprinted, weights, groups) * decay * kind_factor
-                          if x.mark not in NON_RULING else score for score, x in zip(scores, sentences, strict=True)]
+        scores = context_scores(sentences, scores, weights, groups, headings.get(node_id, ()) if headings else (),
+                                decay * kind_factor)
         if sentences[-1].text.rstrip().endswith(":"):
             scores[-1] *= ANNOUNCES_NOTHING  # it announces what the passage does not print
         i = max(range(len(sentences)), key=lambda k: (scores[k], -k))
@@ -156,7 +113,7 @@ def choose(
         return None
     score, rank, i, scores = best
     node_id, _kind, sentences = usable[rank]
-    entry = _entry(sentences, i, weights, groups)
+    entry = entry_of(sentences, i, weights, groups, MAX_TEXT)
     text = " ".join(entry) if entry else _expand(sentences, i, scores, form, weights, groups, also, conditions)
     best_text = text if entry else sentences[i].text
     # a question asking two things may find the second ruling in the next passage
@@ -358,47 +315,6 @@ def _case_elsewhere(usable: Sequence[tuple[str, str, Sequence[Sentence]]], rank:
     if len(picked) < 2:
         return None  # an item without the lead-in saying what it is a case of
     return " ".join(sentences[j].text for j in sorted(picked) if sentences[j].text not in text)
-
-
-#: A characteristic's label at the start of a sentence: a few words, its abbreviation in brackets, a
-#: colon («Урон (D): количество урона …», «Стойкость (T): …»).
-_LABEL = re.compile(r"^((?:[\w-]+\s+){0,3}[\w-]+)\s*\([^()]{1,8}\)\s*:")
-
-
-def _labels(sentences: Sequence[Sentence]) -> list[frozenset[str]]:
-    """For each sentence of a passage listing labelled entries (at least two labels), the lemmas of
-    the label of the entry it belongs to (empty before the first label): «После применения всех модификаторов значение не может быть меньше
-    1» after «Урон (D): …» is about the damage, after «Сила (S): …» about the strength."""
-    found = [_LABEL.match(x.text) for x in sentences]
-    if sum(1 for m in found if m) < 2:
-        return []
-    out: list[frozenset[str]] = []
-    current: frozenset[str] = frozenset()
-    for x, m in zip(sentences, found, strict=True):
-        if m:
-            words = {w.lower() for w in re.findall(r"\w+", m.group(1))}
-            current = frozenset(t for t in x.lemmas if t in words or any(w.startswith(t[:4]) for w in words))
-        out.append(current)
-    return out
-
-
-def _entry(sentences: Sequence[Sentence], i: int, weights: dict[str, float],
-           groups: Mapping[str, str] | None = None) -> list[str]:
-    """The sentences of the labelled entry sentence ``i`` belongs to, its label's first, when its
-    label carries the question's words (an entry is read whole: «Урон (D): количество урона … После
-    применения всех модификаторов значение не может быть меньше 1. Исключением является …»); empty
-    otherwise."""
-    labelled = _labels(sentences)
-    if not labelled or not labelled[i] or carried(labelled[i], weights, groups) <= 0:
-        return []
-    start = i
-    while start > 0 and labelled[start - 1] == labelled[i] and not _LABEL.match(sentences[start].text):
-        start -= 1
-    end = i + 1
-    while end < len(sentences) and not _LABEL.match(sentences[end].text):
-        end += 1
-    picked = [x.text for x in sentences[start:end] if x.mark not in NON_RULING]
-    return picked if len(" ".join(picked)) <= MAX_TEXT else []
 
 
 def _points_back(text: str) -> bool:
