@@ -22,6 +22,7 @@ from rulekb.kb.faq.entries import DEFAULT_THRESHOLD
 from rulekb.kb.faq.gate import gate_entry
 from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.choice import MAX_TEXT, SHORT_PASSAGE, carried, choose
+from rulekb.kb.text.context import heading_lemmas
 from rulekb.kb.text.sentences import NON_RULING, Sentence, mark_sentences
 from rulekb.kb.text.verdicts import only_one_denies, question_situation, yes_no_lead
 
@@ -184,7 +185,8 @@ def ruling_part(
     extended = {h.node_id: with_list(index, marked, h.node_id) for h in hits[:3]}
     candidates = [(h.node_id, h.kind, extended[h.node_id][0]) for h in hits[:3]]
     conditions = condition_terms(index, parsed, question) if form == "yesno" else {}
-    choice = choose(candidates, weights, numbers, form, groups, second_form(question, form), conditions)
+    headings = {h.node_id: heading_lemmas(index.features[h.node_id].heading) for h in hits[:3]}
+    choice = choose(candidates, weights, numbers, form, groups, second_form(question, form), conditions, headings)
     if choice is None:
         return None
     choice = with_paragraph(index.features[choice.node_id].text, extended[choice.node_id][0], choice)
@@ -369,6 +371,8 @@ def with_paragraph(text: str, sentences: Sequence[Any], choice: Any) -> Any:
         return choice
     ruling = [s.text for s in sentences if s.mark not in NON_RULING]
     shown = [x for x in ruling if x in choice.text or x in paragraph]
+    if len(set(shown)) < len(shown):
+        return choice  # a passage repeating a sentence word for word: its text cannot place the paragraph
     rest = choice.text
     for sentence in ruling:
         rest = rest.replace(sentence, " ")

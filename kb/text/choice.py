@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from rulekb.kb.text.context import carried, context_scores, entry_of
 from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
 
 __all__ = ["MAX_TEXT", "SHORT_PASSAGE", "Choice", "carried", "choose"]
@@ -25,10 +26,6 @@ RANK_DECAY = (1.0, 0.65, 0.5)
 #: A passage's last sentence announcing a list the passage does not print («…сюжетный и
 #: случайный:»; a list the next leaf prints is joined to the passage before choosing) counts this much.
 ANNOUNCES_NOTHING = 0.5
-#: Marks of the sentences that name a passage's rule (its heading, its naming line) …
-NAMING = frozenset({"heading", "naming"})
-#: … whose question words count this much for each of the passage's ruling sentences (as if it printed them).
-NAMED_CONTEXT = 1.0
 #: A passage of at most this many characters is shown whole.
 SHORT_PASSAGE = 700
 #: Longest card text per edition.
@@ -47,25 +44,6 @@ class Choice:
     """Position of the best sentence in its passage."""
     best: str = ""
     """The best-scoring sentence itself (a yes/no lead is read off it)."""
-
-
-def carried(lemmas: Iterable[str], weights: dict[str, float], groups: Mapping[str, str] | None = None,
-            covered: Iterable[str] = ()) -> float:
-    """The question's weight a sentence's ``lemmas`` carry that ``covered`` does not. With ``groups``
-    (term → the question word it stands for: an English word's Russian renderings), a question word
-    counts once, by the weightiest of its terms the sentence carries (a sentence printing three
-    renderings of *charge* answers one word of the question, not three)."""
-    seen = set(lemmas)
-    done = set(covered)
-    if not groups:
-        return sum(w for t, w in weights.items() if t in seen and t not in done)
-    done_groups = {groups.get(t, t) for t in done if t in weights}
-    best: dict[str, float] = {}
-    for t, w in weights.items():
-        group = groups.get(t, t)
-        if t in seen and group not in done_groups and w > best.get(group, 0.0):
-            best[group] = w
-    return sum(best.values())
 
 
 def _score(sentence: Sentence, weights: dict[str, float], numbers: set[str], form: str, top: float,
@@ -102,6 +80,7 @@ def choose(
     groups: Mapping[str, str] | None = None,
     also: str | None = None,
     conditions: Mapping[str, str] | None = None,
+    headings: Mapping[str, Iterable[str]] | None = None,
 ) -> Choice | None:
     """The best sentence(s) across ``candidates`` — ``(node_id, kind, sentences)`` in rank order.
 
@@ -110,22 +89,21 @@ def choose(
     two things gets both rulings), in text order. ``groups``: see :func:`carried`; ``also``: a second
     form the question asks («на сколько … и можно ли …?»), whose sentence joins too; ``conditions``:
     the terms of the question's conditions and situation — the list item of the chosen passage that
-    carries most of them joins, with its lead-in (the case of the rule the question is about)."""
+    carries most of them joins, with its lead-in (the case of the rule the question is about);
+    ``headings``: node id → the lemmas of the heading the passage sits under — the words of it the
+    passage never prints («ТАНКОВЫЙ ШОК» over a stratagem's text, «СПЕЦИАЛЬНЫЕ ПРАВИЛА» over a list
+    of them) count for its ruling sentences as its naming line does (:data:`rulekb.kb.text.context.OWN_HEADING`)."""
     top = max(weights.values(), default=1.0)
     # a comparison's second form is what it compares: the measure or the permission each edition rules
     compared = also if form == "comparison" else None
     best: tuple[float, int, int, list[float]] | None = None
     usable = [c for c in candidates[: len(RANK_DECAY)] if c[2]]
-    for rank, (_node_id, kind, sentences) in enumerate(usable):
+    for rank, (node_id, kind, sentences) in enumerate(usable):
         decay = RANK_DECAY[rank]
         kind_factor = 1.08 if kind == "summary" else 1.0
         scores = [_score(s, weights, numbers, form, top, groups, compared) * decay * kind_factor for s in sentences]
-        # the rule a passage names in its heading or naming line («[ДВОЙНОЕ СОЕДИНЕНИЕ] В их описании они известны
-        # как парные орудия») is what its ruling sentences are about, though they do not repeat its name
-        named = {t for x in sentences if x.mark in NAMING for t in x.lemmas}
-        if named:
-            scores = [score + NAMED_CONTEXT * carried(named, weights, groups, x.lemmas) * decay * kind_factor
-                      if x.mark not in NON_RULING else score for score, x in zip(scores, sentences, strict=True)]
+        scores = context_scores(sentences, scores, weights, groups, headings.get(node_id, ()) if headings else (),
+                                decay * kind_factor)
         if sentences[-1].text.rstrip().endswith(":"):
             scores[-1] *= ANNOUNCES_NOTHING  # it announces what the passage does not print
         i = max(range(len(sentences)), key=lambda k: (scores[k], -k))
@@ -135,7 +113,9 @@ def choose(
         return None
     score, rank, i, scores = best
     node_id, _kind, sentences = usable[rank]
-    text = _expand(sentences, i, scores, form, weights, groups, also, conditions)
+    entry = entry_of(sentences, i, weights, groups, MAX_TEXT)
+    text = " ".join(entry) if entry else _expand(sentences, i, scores, form, weights, groups, also, conditions)
+    best_text = text if entry else sentences[i].text
     # a question asking two things may find the second ruling in the next passage
     covered = {t for s in sentences if s.text in text for t in s.lemmas}
     total = carried(covered, weights, groups) or 1.0  # what the chosen text carries
@@ -166,7 +146,7 @@ def choose(
             best_fit = max(fitting)
             if best_fit[0] >= FORM_FROM_OTHER * score and len(text) + len(best_fit[1]) <= MAX_TEXT * 3 // 2:
                 text = f"{text} {best_fit[1]}"
-    return Choice(node_id, text, score, i, sentences[i].text)
+    return Choice(node_id, text, score, i, best_text)
 
 
 #: A further sentence is added when it carries at least this share of the question's weight that

@@ -58,9 +58,15 @@ _RULE_WORDS = frozenset(
     цель противник враг вражеский союзный
     получать терять выполнять использовать выбрать выбирать совершать считаться считать применяться действовать
     правило способность стратагема очко
+    миссия выбор оппонент соперник маркер
     """.split()
 )
 _NAMING = re.compile(r"(известн\w*\s+как|(?:далее\s+)?именуем\w*|называ\w*|обозначаются\s+как|known\s+as)", re.I)
+#: A naming line's subject pointing back at the rule before it («Это называется …», «В их описании …»).
+_POINTS_BACK = re.compile(r"(?:это|эти|этот|эта|такие|такой|такая|они|их|в\s+их)\b", re.I)
+#: A naming sentence of at most this many words names only; a longer one with its own subject defines
+#: a term («Количество моделей, которыми обладает отряд …, называется его начальной численностью»).
+NAMING_WORDS = 8
 _MODAL = re.compile(
     r"\b(можно|нельзя|может|могут|можете|мож[её]т|должн\w*|обязан\w*|необходимо|нужно|следует|разреша\w*|запрещ\w*"
     r"|не\s+мо\w+|только|если|когда|каждый\s+раз)\b",
@@ -149,8 +155,9 @@ def mark_one(text: str, kind: str, position: int, count: int) -> str:
     if stripped.count("(") > stripped.count(")") or _CUT.search(stripped):
         return "fragment"
     body = re.sub(r"^\[[^\]]+\]\s*", "", stripped)
-    if _NAMING.search(body) and not re.search(r"\b(можно|нельзя|не\s+мо\w+|должн\w*|если|когда|каждый|позволя\w*|\d)\b", body, re.I):
-        return "naming"
+    if _NAMING.search(body) and not re.search(r"\b(можно|нельзя|не\s+мо\w+|должн\w*|если|когда|каждый|позволя\w*|\d)\b", body, re.I) \
+            and (body != stripped or _POINTS_BACK.match(body) or len(words) <= NAMING_WORDS):
+        return "naming"  # a keyword's or a pronoun's name line; a term's definition («X … называется Y») rules
     if kind == "example":
         if _RESULT.search(stripped) or position == count - 1:
             return "example-result"

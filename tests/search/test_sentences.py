@@ -554,3 +554,54 @@ def test_da_esli_states_a_condition_opening_its_sentence_whole() -> None:
     # a condition inside the sentence is read up to its clause's end, as before
     assert yes_no_lead("Модель может стрелять, если она не двигалась в этом ходу, и только из пистолета.") == (
         "Да, если она не двигалась в этом ходу.")
+
+def test_the_heading_a_passage_never_prints_counts_for_its_ruling_sentences() -> None:
+    # a stratagem's text never repeats its name: the heading it sits under says what it rules
+    effect = sentence("Бросьте шесть кубиков: за каждое значение 5+ вражеский отряд получает 1 смертельную рану.")
+    other = sentence("Бросьте кубик: при результате 4+ вражеский отряд получает 1 смертельную рану от гранаты.")
+    weights = {"танковый": 3.0, "шок": 3.0, "граната": 2.0, "бросить": 0.5, "кубик": 0.5, "рана": 0.5}
+    candidates = [("grenade", "rule", [other]), ("tank-shock", "rule", [effect])]
+    plain = choose(candidates, weights, set(), "lookup")
+    assert plain is not None and plain.node_id == "grenade"
+    headed = choose(candidates, weights, set(), "lookup",
+                    headings={"grenade": ["граната"], "tank-shock": ["танковый", "шок"]})
+    assert headed is not None and headed.node_id == "tank-shock" and "5+" in headed.text
+    # a heading the passage prints already adds nothing: its sentences carry those words themselves
+    printed = choose(candidates, weights, set(), "lookup", headings={"grenade": ["граната"], "tank-shock": ["кубик"]})
+    assert printed is not None and printed.node_id == "grenade"
+
+
+def test_a_term_s_definition_rules_while_a_name_line_does_not() -> None:
+    # the name a keyword's line gives, or a pronoun's, points back at the rule: no answer of its own
+    assert mark_one("[ТЯЖЕЛЫЙ] В их описании они известны как «Тяжелое оружие».", "rule", 0, 2) == "naming"
+    assert mark_one("Это называется согласованностью отряда.", "rule", 1, 2) == "naming"
+    # a sentence with its own subject defining a term says what the term is: a ruling
+    definition = ("В Warhammer 40000 используется специальный кубик с нанесенными на его грани стрелками и "
+                  "значением «Hit!» (попадание), называемый «кубиком смещения».")
+    assert mark_one(definition, "rule", 0, 2) == "rule"
+    assert mark_one("Количество моделей, которыми обладает отряд при добавлении его в вашу армию, называется его "
+                    "начальной численностью.", "rule", 0, 1) == "rule"
+
+
+def test_a_characteristic_s_entry_is_read_whole_and_the_other_entries_are_another_thing_s_rule() -> None:
+    lines = ["Оружие описывается следующими характеристиками:",
+             "Бронепробиваемость (AP): показывает способность оружия пробивать защиту цели.",
+             "После применения всех модификаторов значение не может быть хуже 0.",
+             "Урон (D): количество урона, наносимого успешным ранением.",
+             "После применения всех модификаторов значение не может быть меньше 1.",
+             "Исключением является случай, когда правило разрешает изменять характеристику «Урон» на 0."]
+    passage = [sentence(x) for x in lines]
+    weights = {"урон": 4.0, "модификатор": 4.0, "0": 4.5, "оружие": 2.0}
+    choice = choose([("weapons", "rule", passage)], weights, {"0"}, "yesno")
+    assert choice is not None
+    # the damage entry, its label first, not the AP sentence that prints the question's «0»
+    assert choice.text.startswith("Урон (D):") and "меньше 1" in choice.text and "хуже 0" not in choice.text
+    # without labels the sentence printing the question's number wins
+    unlabelled = [sentence(x.replace(" (AP):", ",").replace(" (D):", ",")) for x in lines]
+    plain = choose([("weapons", "rule", unlabelled)], weights, {"0"}, "yesno")
+    assert plain is not None and "хуже 0" in plain.text
+
+
+def test_a_sentence_about_choosing_the_mission_with_the_opponent_is_no_flavour() -> None:
+    assert mark_one("Выбор миссии делается по договоренности с вашим оппонентом.", "rule", 0, 2) == "rule"
+    assert mark_one("Воздушное пространство над полем часто бывает переполнено.", "rule", 0, 2) == "flavour"
