@@ -11,20 +11,67 @@ from typing import Any
 
 from rulekb.corpus.errors import RulebaseError
 from rulekb.engine import compare as ec
+from rulekb.kb.ask.card_editions import BARE_ORDINAL
 from rulekb.kb.ask.card_english import extend_english_line, number_lead, ruling_concepts
 from rulekb.kb.ask.card_parts import Part, marked_sentences
 from rulekb.kb.ask.card_terms import records
 from rulekb.kb.ask.labels import edition_label
+from rulekb.kb.search.query_text import strip_edition_words
 from rulekb.kb.search.searcher import get_index
 from rulekb.kb.text.choice import choose
 from rulekb.kb.text.sentences import NON_RULING
 
-__all__ = ["MAX_PART", "SECOND_PASSAGES", "engine_line", "what_changed", "with_second_ruling"]
+__all__ = ["MAX_PART", "SECOND_PASSAGES", "compared_terms", "engine_line", "marker_words", "what_changed",
+           "with_second_ruling"]
 
 #: A comparison's part also reads this many of the edition's next passages for a second ruling.
 SECOND_PASSAGES = 2
 #: Longest comparison part (characters), cut at a sentence end.
 MAX_PART = 1500
+
+
+#: The words that say a question compares («чем отличается», «разница», «6-я против 10-й», "vs", "differ"): they
+#: ask for the comparison, no edition's ruling prints them.
+_COMPARING = re.compile(
+    r"\b(?:чем(?=\s+(?:\w+\s+){0,3}отлич)|отлича\w*|отличи\w*|разниц\w*|сравн\w*|измени\w*|изменя\w*|поменя\w*"
+    r"|против(?=\s+\d)|vs|versus|differ\w*"
+    r"|compar\w*|chang\w*)\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"\w+")
+
+
+def marker_words(question: str) -> set[str]:
+    """The question's words (lower case) that name its editions («в 6ке», «10-й редакции», «6-я»,
+    "10th") or say that it compares, and no other word of it: what is left is the compared mechanic."""
+    chars = list(strip_edition_words(question))
+    for pattern in (BARE_ORDINAL, _COMPARING):  # each read on the question itself («6-я против 10-й»)
+        for match in pattern.finditer(question):
+            chars[match.start():match.end()] = " " * (match.end() - match.start())
+    kept = "".join(chars)
+    left = {w.lower() for w in _WORD.findall(kept)}
+    return {w.lower() for w in _WORD.findall(question)} - left
+
+
+def compared_terms(parsed: Any, question: str, weights: dict[str, float],
+                   numbers: set[str]) -> tuple[dict[str, float], set[str]]:
+    """A comparison's weights and numbers without the terms of its edition and comparison words
+    (:func:`marker_words`): «отличается», «6» of «6-й», "vs" are not what an edition's sentence must
+    carry, and they outweighed the mechanic («бонус за нападение») in the sentence chosen. A term
+    another word of the question stands for too is kept."""
+    markers = marker_words(question)
+    if not markers:
+        return weights, numbers
+    dropped: set[str] = set()
+    kept: set[str] = set()
+    for word in parsed.words:
+        terms = {word.lemma, *word.alternatives}
+        (dropped if word.original.lower() in markers else kept).update(terms)
+    dropped -= kept
+    if not dropped or len(dropped) >= len(weights):
+        return weights, numbers
+    return ({t: w for t, w in weights.items() if t not in dropped},
+            {n for n in numbers if n not in dropped})
 
 
 def _cut(text: str, limit: int) -> str:

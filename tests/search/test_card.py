@@ -349,6 +349,54 @@ def test_every_edition_of_a_list_before_the_word_edition_is_named(built: Path) -
     assert card["kind"] == "comparison" and {p["edition"] for p in card["per_edition"]} == {"6", "10"}
 
 
+def test_an_edition_named_by_a_bare_ordinal_gets_its_part(built: Path) -> None:
+    from rulekb.kb.ask.card_editions import ordinal_editions
+    from rulekb.kb.search.searcher import get_index
+
+    assert ordinal_editions("Как бросать на попадание: 6-я против 10-й?") == ["6", "10"]
+    assert ordinal_editions("в 10-й, а в 6-й?") == ["10", "6"]
+    assert ordinal_editions("6th vs 10th") == ["6", "10"]
+    # a noun after the ordinal, a number without an ordinal ending, a die face: no edition
+    assert ordinal_editions("на 6-й ход") == [] and ordinal_editions("2-я модель отряда") == []
+    assert ordinal_editions("попадаю на 6") == [] and ordinal_editions("выпала 6-я?") == []
+    assert ordinal_editions("в 3-й?") == []  # not an edition the manifest has
+    question = "Как бросать на попадание в ближнем бою: 6-я против 10-й?"
+    assert get_index(built).parse(question).editions == []  # the query parser reads neither
+    card = ask(question, build_dir=built)["card"]
+    assert card["kind"] == "comparison" and [p["edition"] for p in card["per_edition"]] == ["6", "10"]
+
+
+def test_a_comparison_s_guessed_other_edition_gives_way_to_the_one_named(built: Path) -> None:
+    from rulekb.kb.search.searcher import get_index
+
+    question = "Дальность нападения в Kill Team по сравнению с обычной 6-й?"
+    # the parser reads Kill Team only and adds the newest edition as the comparison's other side
+    assert get_index(built).parse(question).editions == ["kt", "10"]
+    card = ask(question, build_dir=built)["card"]
+    assert card["kind"] == "comparison" and [p["edition"] for p in card["per_edition"]] == ["kt", "6"]
+
+
+def test_a_comparison_s_edition_and_comparing_words_are_not_what_its_sentence_must_carry(built: Path) -> None:
+    from rulekb.kb.ask.card import _weights
+    from rulekb.kb.ask.card_compare import compared_terms, marker_words
+    from rulekb.kb.search.searcher import get_index
+
+    assert {"чем", "отличается", "6", "10", "редакции"} <= marker_words("Чем отличается укрытие в 6-й и в 10-й редакции?")
+    assert "укрытие" not in marker_words("Чем отличается укрытие в 6-й и в 10-й редакции?")
+    # «против» before an edition compares; «против ударов» is the mechanic's own word
+    assert "против" in marker_words("укрытие: 6-я против 10-й?")
+    assert "против" not in marker_words("Помогает ли укрытие против ударов в 6-й и в 10-й?")
+    assert marker_words("Какой спасбросок за укрытие?") == set()
+    index = get_index(built)
+    question = "Чем отличается спасбросок за укрытие: 6-я против 10-й?"
+    parsed = index.parse(question)
+    weights, numbers = _weights(index, parsed), set(parsed.numbers)
+    assert "6" in numbers and "отличаться" in weights  # the question's words as the parser reads them
+    kept, kept_numbers = compared_terms(parsed, question, weights, numbers)
+    assert "6" not in kept_numbers and "10" not in kept_numbers and "отличаться" not in kept
+    assert "укрытие" in kept and kept["укрытие"] == weights["укрытие"]
+
+
 def test_what_changed_names_the_terms_only_one_edition_s_ruling_has(built: Path) -> None:
     from rulekb.kb.ask.card_compare import what_changed
     from rulekb.kb.ask.card_parts import Part
