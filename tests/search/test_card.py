@@ -692,3 +692,39 @@ def test_a_comparison_part_s_second_ruling_passes_over_the_leaf_it_quotes(built:
     plain = part([])
     first_new = [c for c in with_second_ruling(index, marked, plain, hits, weights, set(), "comparison").citations]
     assert first_new and tuple(first_new[0]["lines"]) == tuple(index.features[quoted].lines)
+
+
+def test_a_comparison_part_adds_the_section_whose_heading_names_the_mechanic(built: Path) -> None:
+    from types import SimpleNamespace
+
+    from rulekb.kb.ask.card_compare import HEADING_DEPTH, with_second_ruling
+    from rulekb.kb.ask.card_parts import Part, marked_sentences
+    from rulekb.kb.search.searcher import get_index
+    from rulekb.kb.text.sentences import NON_RULING, load_marked
+
+    index = get_index(built)
+    marked = load_marked(built)
+
+    def ruling(node_id: str) -> list[str]:
+        return [x.text for x in marked_sentences(marked, index.features[node_id]) if x.mark not in NON_RULING]
+
+    leaves = [n for n, f in index.features.items()
+              if f.kind == "rule" and f.edition == "10" and f.heading and len(f.text) < 500 and ruling(n)]
+    first = leaves[0]
+    headed = next(n for n in leaves[1:] if not set(index.lemmas_of(index.features[n].heading or ""))
+                  & set(index.lemmas_of(index.features[first].heading or "")))
+    fillers = [n for n in leaves[1:] if n != headed][:HEADING_DEPTH]
+    # the question's words are the headed leaf's heading: that leaf's section is what is compared
+    weights = {t: 1.0 for t in index.lemmas_of(index.features[headed].heading or "")}
+    assert weights
+    node = index.features[first]
+    part = Part("10", " ".join(ruling(first)), first, list(node.lines), "text", [])
+    hits = [SimpleNamespace(node_id=n, kind="rule") for n in (first, fillers[0], fillers[1], headed)]
+    added = with_second_ruling(index, marked, part, hits, weights, set(), "comparison")
+    assert any(tuple(c["lines"]) == tuple(index.features[headed].lines) for c in added.citations)
+    assert ruling(headed)[0] in added.text
+    # beyond the edition's first passages the heading is not read
+    far = [SimpleNamespace(node_id=n, kind="rule") for n in (first, *fillers, headed)]
+    assert len(far) > HEADING_DEPTH + 1
+    kept = with_second_ruling(index, marked, part, far, weights, set(), "comparison")
+    assert all(tuple(c["lines"]) != tuple(index.features[headed].lines) for c in kept.citations)
