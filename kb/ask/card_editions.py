@@ -69,12 +69,14 @@ def named_editions(parsed: Any, question: str, listed: Sequence[str] = ()) -> li
     """Every edition the question names: the query parser's, the editions of a list before «редакция»
     (``listed``) and the bare ordinals (:func:`ordinal_editions`), in that order. A comparison naming one
     edition to the parser gets the newest added as its other side; when the question names that other
-    side itself («в Kill Team по сравнению с обычной 6-й»), the guess is dropped."""
+    side itself («в Kill Team по сравнению с обычной 6-й»), the guess is dropped. With an edition filter
+    (``--edition``) the bare ordinals are not read, as the parser reads no edition word then."""
+    if parsed.explicit_edition is not None:  # an edition filter: the question's own edition words are not read
+        return list(dict.fromkeys([*parsed.editions, *listed]))
     extra = [*listed, *ordinal_editions(question)]
-    if parsed.explicit_edition is None:
-        named = list(dict.fromkeys([*detect_editions(parsed.cleaned), *extra]))
-        if len(named) >= 2:
-            return named
+    named = list(dict.fromkeys([*detect_editions(parsed.cleaned), *extra]))
+    if len(named) >= 2:
+        return named
     return list(dict.fromkeys([*parsed.editions, *extra]))
 
 

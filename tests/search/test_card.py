@@ -364,6 +364,9 @@ def test_an_edition_named_by_a_bare_ordinal_gets_its_part(built: Path) -> None:
     assert get_index(built).parse(question).editions == []  # the query parser reads neither
     card = ask(question, build_dir=built)["card"]
     assert card["kind"] == "comparison" and [p["edition"] for p in card["per_edition"]] == ["6", "10"]
+    # an edition filter reads no edition word of the question, the ordinals neither
+    filtered = ask(question, edition="10", build_dir=built)["card"]
+    assert filtered["kind"] == "ruling" and [p["edition"] for p in filtered["per_edition"]] == ["10"]
 
 
 def test_a_comparison_s_guessed_other_edition_gives_way_to_the_one_named(built: Path) -> None:
