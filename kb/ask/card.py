@@ -20,13 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from rulekb.corpus.editions import default_edition, display_rank
-from rulekb.kb.ask.card_compare import engine_line, what_changed, with_second_ruling
+from rulekb.kb.ask.card_compare import compared_terms, engine_line, what_changed, with_second_ruling
 from rulekb.kb.ask.card_editions import (
     CONFIRM_HITS,
     PER_EDITION_SHARE,
     concept_filter,
     confirmed_editions,
     defining_editions,
+    named_editions,
     unmarked_editions,
     with_defining,
 )
@@ -163,7 +164,7 @@ def build_card(
     build_dir: Path = index.build_dir
     lang = question_lang(question)
     # «книги 6-й и 10-й редакции»: every edition of a list before «редакция», not only the last
-    named = list(dict.fromkeys([*parsed.editions, *listed_editions(question)]))
+    named = named_editions(parsed, question, listed_editions(question))
     form = question_form(question, parsed.compare, len(named))
     implied = [] if named else _implied(build_dir, parsed, hits)
     if form == "terminology":
@@ -263,6 +264,8 @@ def _parts(index: Any, parsed: Any, question: str, editions: Sequence[str], by_e
     weights = _weights(index, parsed)
     numbers = set(parsed.numbers)
     comparison = form == "comparison"
+    if comparison:  # what each edition's sentence must carry is the mechanic, not «чем отличается … в 6-й»
+        weights, numbers = compared_terms(parsed, question, weights, numbers)
     parts: list[Part] = []
     for edition in editions[:MAX_PARTS]:
         edition_hits = by_edition.get(edition) or []

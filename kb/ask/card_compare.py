@@ -11,20 +11,67 @@ from typing import Any
 
 from rulekb.corpus.errors import RulebaseError
 from rulekb.engine import compare as ec
+from rulekb.kb.ask.card_editions import BARE_ORDINAL
 from rulekb.kb.ask.card_english import extend_english_line, number_lead, ruling_concepts
 from rulekb.kb.ask.card_parts import Part, marked_sentences
 from rulekb.kb.ask.card_terms import records
 from rulekb.kb.ask.labels import edition_label
+from rulekb.kb.search.query_text import strip_edition_words
 from rulekb.kb.search.searcher import get_index
 from rulekb.kb.text.choice import choose
 from rulekb.kb.text.sentences import NON_RULING
 
-__all__ = ["MAX_PART", "SECOND_PASSAGES", "engine_line", "what_changed", "with_second_ruling"]
+__all__ = ["MAX_PART", "SECOND_PASSAGES", "compared_terms", "engine_line", "marker_words", "what_changed",
+           "with_second_ruling"]
 
 #: A comparison's part also reads this many of the edition's next passages for a second ruling.
 SECOND_PASSAGES = 2
 #: Longest comparison part (characters), cut at a sentence end.
 MAX_PART = 1500
+
+
+#: The words that say a question compares («чем отличается», «разница», «6-я против 10-й», "vs", "differ"): they
+#: ask for the comparison, no edition's ruling prints them.
+_COMPARING = re.compile(
+    r"\b(?:чем(?=\s+(?:\w+\s+){0,3}отлич)|отлича\w*|отличи\w*|разниц\w*|сравн\w*|измени\w*|изменя\w*|поменя\w*"
+    r"|против(?=\s+\d)|vs|versus|differ\w*"
+    r"|compar\w*|chang\w*)\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"\w+")
+
+
+def marker_words(question: str) -> set[str]:
+    """The question's words (lower case) that name its editions («в 6ке», «10-й редакции», «6-я»,
+    "10th") or say that it compares, and no other word of it: what is left is the compared mechanic."""
+    chars = list(strip_edition_words(question))
+    for pattern in (BARE_ORDINAL, _COMPARING):  # each read on the question itself («6-я против 10-й»)
+        for match in pattern.finditer(question):
+            chars[match.start():match.end()] = " " * (match.end() - match.start())
+    kept = "".join(chars)
+    left = {w.lower() for w in _WORD.findall(kept)}
+    return {w.lower() for w in _WORD.findall(question)} - left
+
+
+def compared_terms(parsed: Any, question: str, weights: dict[str, float],
+                   numbers: set[str]) -> tuple[dict[str, float], set[str]]:
+    """A comparison's weights and numbers without the terms of its edition and comparison words
+    (:func:`marker_words`): «отличается», «6» of «6-й», "vs" are not what an edition's sentence must
+    carry, and they outweighed the mechanic («бонус за нападение») in the sentence chosen. A term
+    another word of the question stands for too is kept."""
+    markers = marker_words(question)
+    if not markers:
+        return weights, numbers
+    dropped: set[str] = set()
+    kept: set[str] = set()
+    for word in parsed.words:
+        terms = {word.lemma, *word.alternatives}
+        (dropped if word.original.lower() in markers else kept).update(terms)
+    dropped -= kept
+    if not dropped or len(dropped) >= len(weights):
+        return weights, numbers
+    return ({t: w for t, w in weights.items() if t not in dropped},
+            {n for n in numbers if n not in dropped})
 
 
 def _cut(text: str, limit: int) -> str:
@@ -46,6 +93,15 @@ def with_second_ruling(index: Any, marked: dict[str, Any], part: Part, hits: Seq
     sentence must carry."""
     if part.source != "text":
         return part
+    headed = _headed_section(index, marked, part, hits, weights)
+    part = _second(index, marked, part, hits, weights, numbers, form, compared)
+    if headed is not None and headed[1] not in part.text:
+        return _with_added(index, part, *headed)
+    return part
+
+
+def _second(index: Any, marked: dict[str, Any], part: Part, hits: Sequence[Any],
+            weights: dict[str, float], numbers: set[str], form: str, compared: str | None) -> Part:
     candidates: list[tuple[str, str, Sequence[Any]]] = []
     for hit in hits:
         if len(candidates) == SECOND_PASSAGES:
@@ -67,7 +123,54 @@ def with_second_ruling(index: Any, marked: dict[str, Any], part: Part, hits: Seq
     added = " ".join(s.text for s in sentences if s.text in extra.text and s.text not in part.text) or extra.text
     if added in part.text:
         return part
-    node = index.features[extra.node_id]
+    return _with_added(index, part, extra.node_id, added)
+
+
+#: How many of the edition's first passages a comparison's part reads for the section its heading names.
+HEADING_DEPTH = 6
+#: The least share of the question's weight (its compared mechanic) that heading must carry.
+HEADING_SHARE = 0.1
+
+
+def _heading_share(index: Any, leaf: Any, weights: dict[str, float]) -> float:
+    """The share of the question's weight the leaf's own heading carries («Бонус за рывок» for «бонус за
+    нападение»: the 10th edition's rendering of the charge is one of the question's terms)."""
+    total = sum(weights.values()) or 1.0
+    heading = set(index.lemmas_of(leaf.heading or ""))
+    return sum(w for t, w in weights.items() if t in heading) / total
+
+
+def _headed_section(index: Any, marked: dict[str, Any], part: Part, hits: Sequence[Any],
+                    weights: dict[str, float]) -> tuple[str, str] | None:
+    """Of the edition's first :data:`HEADING_DEPTH` passages, the one whose own heading names more of
+    the compared mechanic than any other passage's heading, the part's own included, when the part does
+    not quote it: the section the book gives the mechanic («Бонус за рывок», «Измерение расстояний»),
+    its ruling sentences whole (``(node_id, text)``), as its sentences need not repeat the heading's words."""
+    own = index.features.get(part.node_id)
+    shares: list[tuple[float, str]] = []
+    for hit in hits[:HEADING_DEPTH]:
+        leaf = index.features.get(hit.node_id)
+        if leaf is not None:
+            shares.append((_heading_share(index, leaf, weights), hit.node_id))
+    if own is not None and part.node_id is not None and all(n != part.node_id for _, n in shares):
+        shares.append((_heading_share(index, own, weights), part.node_id))
+    if not shares:
+        return None
+    best = max(s for s, _ in shares)
+    leaders = [n for s, n in shares if s == best]
+    if best < HEADING_SHARE or len(leaders) > 1 or leaders[0] == part.node_id:
+        return None
+    leaf = index.features[leaders[0]]
+    if any(c.get("source_id") == leaf.source_id and list(c.get("lines") or []) == list(leaf.lines)
+           for c in part.citations):
+        return None
+    text = " ".join(x.text for x in marked_sentences(marked, leaf) if x.mark not in NON_RULING and x.text not in part.text)
+    return (leaf.id, text) if text else None
+
+
+def _with_added(index: Any, part: Part, node_id: str, added: str) -> Part:
+    """``part`` with ``added`` (a ruling of the passage ``node_id``) after its text, cited."""
+    node = index.features[node_id]
     citation = {"source_id": node.source_id, "lines": list(node.lines), "quote": added}
     head, _, ruling = part.text.rpartition("\n")  # an English card's lead line is not cut
     if head:

@@ -4,14 +4,17 @@ order) first."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rulekb.corpus.editions import default_edition
+from rulekb.corpus.editions import default_edition, display_order
+from rulekb.kb.search.query_text import detect_editions
 
-__all__ = ["CONFIRM_HITS", "OTHER_EDITIONS_MIN_WEIGHT", "PER_EDITION_SHARE", "Defining", "concept_filter",
-           "confirmed_editions", "defining_editions", "unmarked_editions", "with_defining"]
+__all__ = ["BARE_ORDINAL", "CONFIRM_HITS", "OTHER_EDITIONS_MIN_WEIGHT", "PER_EDITION_SHARE", "Defining", "concept_filter",
+           "confirmed_editions", "defining_editions", "named_editions", "ordinal_editions", "unmarked_editions",
+           "with_defining"]
 
 #: With no edition named or implied, another edition's best passage scoring at least this share of
 #: the first hit's score gets a part of its own (the mechanic exists there too).
@@ -32,6 +35,49 @@ def confirmed_editions(implied: Sequence[str], ranked: Sequence[str], confirm: i
         return []
     rank = {e: i for i, e in reversed(list(enumerate(ranked)))}
     return sorted(implied, key=lambda e: rank.get(e, len(ranked)))
+
+
+#: An edition's ordinal standing for «редакция» left unsaid: «6-я против 10-й», «в обычной 6-й?», "6th vs 10th":
+#: the ordinal ends a clause or meets another edition's («против», «и», «или», "vs"), no noun follows it.
+BARE_ORDINAL = re.compile(
+    r"(?<![\w.,+\-])(\d{1,2})\s?-?\s?(?:я|й|ой|ая|ей|ую|ю|th)(?=\s*(?:$|[?!.,:;)—–]|\s?-\s|(?:против|и|или|vs|versus)\b))",
+    re.IGNORECASE,
+)
+
+
+#: «выпала 6-я?», «кинул 6-ю»: after dice words an ordinal is a die face or a die, not an edition.
+_DICE_BEFORE = re.compile(r"(?:выпа\w*|кин\w*|кида\w*|брос\w*|куб\w*|кост\w*|результат\w*|d6|д6)\W+(?:\w+\W+)?$",
+                          re.IGNORECASE)
+
+
+def ordinal_editions(question: str) -> list[str]:
+    """The editions a question names by a bare ordinal (each number an edition the manifest has), in
+    the order it names them: «Чем отличается …: 6-я против 10-й?» → ``["6", "10"]``. A number with a
+    noun after it («6-й ход», «2-я модель») or without an ordinal ending («на 6») names none."""
+    known = set(display_order())
+    found: list[str] = []
+    for match in BARE_ORDINAL.finditer(question):
+        number = match.group(1)
+        if _DICE_BEFORE.search(question[: match.start()]):
+            continue
+        if number in known and number not in found:
+            found.append(number)
+    return found
+
+
+def named_editions(parsed: Any, question: str, listed: Sequence[str] = ()) -> list[str]:
+    """Every edition the question names: the query parser's, the editions of a list before «редакция»
+    (``listed``) and the bare ordinals (:func:`ordinal_editions`), in that order. A comparison naming one
+    edition to the parser gets the newest added as its other side; when the question names that other
+    side itself («в Kill Team по сравнению с обычной 6-й»), the guess is dropped. With an edition filter
+    (``--edition``) the bare ordinals are not read, as the parser reads no edition word then."""
+    if parsed.explicit_edition is not None:  # an edition filter: the question's own edition words are not read
+        return list(dict.fromkeys([*parsed.editions, *listed]))
+    extra = [*listed, *ordinal_editions(question)]
+    named = list(dict.fromkeys([*detect_editions(parsed.cleaned), *extra]))
+    if len(named) >= 2:
+        return named
+    return list(dict.fromkeys([*parsed.editions, *extra]))
 
 
 @dataclass(frozen=True)

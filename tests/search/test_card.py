@@ -349,6 +349,57 @@ def test_every_edition_of_a_list_before_the_word_edition_is_named(built: Path) -
     assert card["kind"] == "comparison" and {p["edition"] for p in card["per_edition"]} == {"6", "10"}
 
 
+def test_an_edition_named_by_a_bare_ordinal_gets_its_part(built: Path) -> None:
+    from rulekb.kb.ask.card_editions import ordinal_editions
+    from rulekb.kb.search.searcher import get_index
+
+    assert ordinal_editions("Как бросать на попадание: 6-я против 10-й?") == ["6", "10"]
+    assert ordinal_editions("в 10-й, а в 6-й?") == ["10", "6"]
+    assert ordinal_editions("6th vs 10th") == ["6", "10"]
+    # a noun after the ordinal, a number without an ordinal ending, a die face: no edition
+    assert ordinal_editions("на 6-й ход") == [] and ordinal_editions("2-я модель отряда") == []
+    assert ordinal_editions("попадаю на 6") == [] and ordinal_editions("выпала 6-я?") == []
+    assert ordinal_editions("в 3-й?") == []  # not an edition the manifest has
+    question = "Как бросать на попадание в ближнем бою: 6-я против 10-й?"
+    assert get_index(built).parse(question).editions == []  # the query parser reads neither
+    card = ask(question, build_dir=built)["card"]
+    assert card["kind"] == "comparison" and [p["edition"] for p in card["per_edition"]] == ["6", "10"]
+    # an edition filter reads no edition word of the question, the ordinals neither
+    filtered = ask(question, edition="10", build_dir=built)["card"]
+    assert filtered["kind"] == "ruling" and [p["edition"] for p in filtered["per_edition"]] == ["10"]
+
+
+def test_a_comparison_s_guessed_other_edition_gives_way_to_the_one_named(built: Path) -> None:
+    from rulekb.kb.search.searcher import get_index
+
+    question = "Дальность нападения в Kill Team по сравнению с обычной 6-й?"
+    # the parser reads Kill Team only and adds the newest edition as the comparison's other side
+    assert get_index(built).parse(question).editions == ["kt", "10"]
+    card = ask(question, build_dir=built)["card"]
+    assert card["kind"] == "comparison" and [p["edition"] for p in card["per_edition"]] == ["kt", "6"]
+
+
+def test_a_comparison_s_edition_and_comparing_words_are_not_what_its_sentence_must_carry(built: Path) -> None:
+    from rulekb.kb.ask.card import _weights
+    from rulekb.kb.ask.card_compare import compared_terms, marker_words
+    from rulekb.kb.search.searcher import get_index
+
+    assert {"чем", "отличается", "6", "10", "редакции"} <= marker_words("Чем отличается укрытие в 6-й и в 10-й редакции?")
+    assert "укрытие" not in marker_words("Чем отличается укрытие в 6-й и в 10-й редакции?")
+    # «против» before an edition compares; «против ударов» is the mechanic's own word
+    assert "против" in marker_words("укрытие: 6-я против 10-й?")
+    assert "против" not in marker_words("Помогает ли укрытие против ударов в 6-й и в 10-й?")
+    assert marker_words("Какой спасбросок за укрытие?") == set()
+    index = get_index(built)
+    question = "Чем отличается спасбросок за укрытие: 6-я против 10-й?"
+    parsed = index.parse(question)
+    weights, numbers = _weights(index, parsed), set(parsed.numbers)
+    assert "6" in numbers and "отличаться" in weights  # the question's words as the parser reads them
+    kept, kept_numbers = compared_terms(parsed, question, weights, numbers)
+    assert "6" not in kept_numbers and "10" not in kept_numbers and "отличаться" not in kept
+    assert "укрытие" in kept and kept["укрытие"] == weights["укрытие"]
+
+
 def test_what_changed_names_the_terms_only_one_edition_s_ruling_has(built: Path) -> None:
     from rulekb.kb.ask.card_compare import what_changed
     from rulekb.kb.ask.card_parts import Part
@@ -644,3 +695,39 @@ def test_a_comparison_part_s_second_ruling_passes_over_the_leaf_it_quotes(built:
     plain = part([])
     first_new = [c for c in with_second_ruling(index, marked, plain, hits, weights, set(), "comparison").citations]
     assert first_new and tuple(first_new[0]["lines"]) == tuple(index.features[quoted].lines)
+
+
+def test_a_comparison_part_adds_the_section_whose_heading_names_the_mechanic(built: Path) -> None:
+    from types import SimpleNamespace
+
+    from rulekb.kb.ask.card_compare import HEADING_DEPTH, with_second_ruling
+    from rulekb.kb.ask.card_parts import Part, marked_sentences
+    from rulekb.kb.search.searcher import get_index
+    from rulekb.kb.text.sentences import NON_RULING, load_marked
+
+    index = get_index(built)
+    marked = load_marked(built)
+
+    def ruling(node_id: str) -> list[str]:
+        return [x.text for x in marked_sentences(marked, index.features[node_id]) if x.mark not in NON_RULING]
+
+    leaves = [n for n, f in index.features.items()
+              if f.kind == "rule" and f.edition == "10" and f.heading and len(f.text) < 500 and ruling(n)]
+    first = leaves[0]
+    headed = next(n for n in leaves[1:] if not set(index.lemmas_of(index.features[n].heading or ""))
+                  & set(index.lemmas_of(index.features[first].heading or "")))
+    fillers = [n for n in leaves[1:] if n != headed][:HEADING_DEPTH]
+    # the question's words are the headed leaf's heading: that leaf's section is what is compared
+    weights = {t: 1.0 for t in index.lemmas_of(index.features[headed].heading or "")}
+    assert weights
+    node = index.features[first]
+    part = Part("10", " ".join(ruling(first)), first, list(node.lines), "text", [])
+    hits = [SimpleNamespace(node_id=n, kind="rule") for n in (first, fillers[0], fillers[1], headed)]
+    added = with_second_ruling(index, marked, part, hits, weights, set(), "comparison")
+    assert any(tuple(c["lines"]) == tuple(index.features[headed].lines) for c in added.citations)
+    assert ruling(headed)[0] in added.text
+    # beyond the edition's first passages the heading is not read
+    far = [SimpleNamespace(node_id=n, kind="rule") for n in (first, *fillers, headed)]
+    assert len(far) > HEADING_DEPTH + 1
+    kept = with_second_ruling(index, marked, part, far, weights, set(), "comparison")
+    assert all(tuple(c["lines"]) != tuple(index.features[headed].lines) for c in kept.citations)
