@@ -14,11 +14,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from rulekb.corpus.editions import display_order
 from rulekb.kb.ask.labels import edition_label
 from rulekb.kb.knowledge import open_knowledge_base
 from rulekb.kb.search.query import detect_editions
 
-__all__ = ["english_name", "pick_concept", "pick_concepts", "records", "terminology_card"]
+__all__ = ["asked_editions", "book_words_removed", "english_name", "pick_concept", "pick_concepts", "records",
+           "terminology_card"]
 
 STATUS = {
     "ru": {"preferred": "основной", "admitted": "допустимый", "deprecated": "нежелательный",
@@ -48,8 +50,44 @@ def english_name(build_dir: Path, concept: str) -> str | None:
     return None if record is None else str(record.get("english") or concept)
 
 
+#: A book named by its edition and what it holds: "the 6th-edition assault text", "the 10th-edition core
+#: rules", "the Kill Team supplement", «в тексте 6-й редакции»: the words between the edition and the
+#: book's noun describe the book («assault», «core»), they are not the term asked.
+_BOOK = re.compile(
+    r"(\b(?:\d{1,2}(?:st|nd|rd|th)?[- ]?editions?(?:'s)?|kill[- ]team(?:'s)?))"
+    r"((?:\s+[a-z][a-z'-]*){0,3}?)\s+(?:texts?|rules?|rulebooks?|books?|pages?|chapters?|supplements?|translations?|sections?)\b",
+    re.IGNORECASE,
+)
+
+
+def book_words_removed(question: str) -> str:
+    """``question`` without the words that describe a book it names ("the 6th-edition assault text" →
+    "the 6th-edition text"): a terminology question's term is never the book's subject."""
+    return _BOOK.sub(lambda m: m.group(0).replace(m.group(2), "", 1) if m.group(2) else m.group(0), question)
+
+
 def _latin_phrases(question: str) -> list[str]:
+    question = book_words_removed(question)
     return [m.group(0).strip().lower() for m in re.finditer(r"[A-Za-z][A-Za-z' -]*[A-Za-z]", question)]
+
+
+#: An edition's ordinal standing alone («в переводе 10-й», "the 10th"), as a list of books names it.
+_ORDINAL = re.compile(r"(?<![\d.,])(\d{1,2})(?:\s*-\s*|\s*)(?:й|я|ой|ая|ей|ю|ую|ого|ке|ка|ку|th)(?![а-яёa-z])",
+                      re.IGNORECASE)
+
+
+def asked_editions(question: str, named: Sequence[str]) -> list[str]:
+    """The books a terminology question asks about: ``named`` and, once it names one, every other
+    edition's ordinal it gives alone («Как переведён pile in в 6-й редакции и в переводе 10-й?»:
+    the 6th and the 10th). A question naming none asks about every book."""
+    if not named:
+        return list(named)
+    known = set(display_order())
+    found = list(named)
+    for match in _ORDINAL.finditer(question):
+        if match.group(1) in known and match.group(1) not in found:
+            found.append(match.group(1))
+    return found
 
 
 @lru_cache(maxsize=4)
