@@ -18,6 +18,7 @@ from rulekb.corpus.editions import display_order
 from rulekb.kb.ask.labels import edition_label
 from rulekb.kb.knowledge import open_knowledge_base
 from rulekb.kb.search.query import detect_editions
+from rulekb.kb.text.fuzzy import edit_distance
 
 __all__ = ["asked_editions", "book_words_removed", "english_name", "pick_concept", "pick_concepts", "records",
            "terminology_card"]
@@ -67,8 +68,19 @@ def book_words_removed(question: str) -> str:
 
 
 def _latin_phrases(question: str) -> list[str]:
+    """The question's runs of Latin words, lower case, hyphens as spaces ("Pile-In" → "pile in")."""
     question = book_words_removed(question)
-    return [m.group(0).strip().lower() for m in re.finditer(r"[A-Za-z][A-Za-z' -]*[A-Za-z]", question)]
+    return [re.sub(r"[\s-]+", " ", m.group(0)).strip().lower()
+            for m in re.finditer(r"[A-Za-z][A-Za-z' -]*[A-Za-z]", question)]
+
+
+def _name_forms(name: str) -> set[str]:
+    """An English name as a question may type it: hyphens as spaces, and each word's plural ``s`` off
+    ("Devastating Wounds" → "devastating wound"; the pattern takes the plural back on)."""
+    spaced = re.sub(r"[\s-]+", " ", name).strip()
+    words = spaced.split(" ")
+    singular = " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
+    return {spaced, singular}
 
 
 #: An edition's ordinal standing alone («в переводе 10-й», "the 10th"), as a list of books names it.
@@ -97,9 +109,37 @@ def _english_names(path: str, stamp: float) -> tuple[tuple[str, re.Pattern[str],
         found = {str(record.get("english", "")).lower(), str(record.get("abbreviation", "")).lower()}
         found |= {str(a).lower() for a in record.get("aliases", []) if re.search(r"[a-z]", str(a), re.I)}
         found.discard("")
-        for name in found:
-            names.append((name, re.compile(rf"(?<![a-z]){re.escape(name)}(?![a-z])"), concept_id))
+        for form in {f for name in found for f in _name_forms(name)}:
+            plural = "(?:e?s)?" if len(form) > 3 else ""
+            names.append((form, re.compile(rf"(?<![a-z]){re.escape(form)}{plural}(?![a-z])"), concept_id))
     return tuple(names)
+
+
+def _misspelt_name(names: Sequence[tuple[str, re.Pattern[str], str]], phrases: Sequence[str],
+                   books: frozenset[str]) -> str | None:
+    """The one English name a misspelt term of the question stands for ("Overwach" → overwatch): a
+    run of one to three of its words within one edit of a name of five letters or more (two edits
+    for names over seven), when exactly one name is the closest."""
+    near: dict[str, int] = {}
+    for phrase in phrases:
+        words = phrase.split(" ")
+        for size in range(1, MAX_NAME_WORDS + 1):
+            for start in range(len(words) - size + 1):
+                typed = " ".join(words[start:start + size])
+                for name, _, _ in names:
+                    if len(name) < MIN_MISSPELT or name in books or name.count(" ") != size - 1:
+                        continue
+                    limit = 1 if len(name) <= 7 else 2
+                    edits = edit_distance(typed, name, limit)
+                    if 0 < edits <= limit:
+                        near[name] = min(edits, near.get(name, edits))
+    closest = [name for name, edits in near.items() if edits == min(near.values())]
+    return closest[0] if len(closest) == 1 else None
+
+
+#: A misspelt name is looked for among runs of at most this many words, names of at least this length.
+MAX_NAME_WORDS = 3
+MIN_MISSPELT = 5
 
 
 @lru_cache(maxsize=4)
@@ -131,6 +171,9 @@ def pick_concept(build_dir: Path, question: str, concepts: Sequence[str]) -> str
                 best = (len(name), concept_id)
     if best is not None:
         return best[1]
+    misspelt = _misspelt_name(names, phrases, books) if names else None
+    if misspelt is not None:
+        return next(c for name, _, c in names if name == misspelt)
     for concept in concepts:
         if concept in known:
             return concept
@@ -164,6 +207,9 @@ def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str],
     picked = list(dict.fromkeys(c for _, _, c in sorted(found)))
     if len(picked) >= 2:
         return picked[:MAX_TERMS]
+    misspelt = _misspelt_name(names, phrases, books) if names and not picked else None
+    if misspelt is not None:  # every concept under the name it stands for («Overwach»: both overwatches)
+        return list(dict.fromkeys(c for name, _, c in names if name == misspelt))[:MAX_TERMS]
     one = pick_concept(build_dir, question, concepts)
     if one is None:
         return []

@@ -693,3 +693,20 @@ def test_an_english_line_names_a_characteristic_with_its_abbreviation(built: Pat
     assert line_name(built, "move") == "Move"  # one letter says nothing alone
     card = ask("What does AP do to my armour save in 10th?", build_dir=built, use_faq=False)["card"]
     assert card["lang"] == "en" and "Armour Penetration (AP)" in card["text"]
+
+
+def test_a_terminology_question_finds_an_inflected_or_misspelt_english_name(built: Path) -> None:
+    from rulekb.kb.ask.card_terms import pick_concepts, records
+
+    known = records(built)
+    assert str(known["devastating-wounds"]["english"]).endswith("Wounds")
+    # the singular of a plural name, a plural of a singular one, a hyphen typed or not
+    assert pick_concepts(built, "How is Devastating Wound translated?", []) == ["devastating-wounds"]
+    assert pick_concepts(built, "How are Deep Strikes rendered?", []) == ["deep-strike"]
+    assert pick_concepts(built, "How is Pile-In rendered?", []) == ["pile-in"]
+    # one edit off the name: every concept under that name, as for the name spelt right
+    spelt = set(pick_concepts(built, "How is Overwatch translated?", []))
+    assert len(spelt) >= 2 and set(pick_concepts(built, "How is Overwach translated?", [])) == spelt
+    assert pick_concepts(built, "How is Consolidaton rendered?", []) == ["consolidate"]
+    card = ask("How is Overwach translated in Kill Team?", build_dir=built)["card"]
+    assert card["kind"] == "terminology" and {p["edition"] for p in card["per_edition"]} == {"kt"}
