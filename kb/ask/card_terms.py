@@ -115,24 +115,39 @@ def _english_names(path: str, stamp: float) -> tuple[tuple[str, re.Pattern[str],
     return tuple(names)
 
 
-def _misspelt_name(names: Sequence[tuple[str, re.Pattern[str], str]], phrases: Sequence[str],
+@lru_cache(maxsize=4)
+def _names_by_shape(names: tuple[tuple[str, re.Pattern[str], str], ...]) -> dict[tuple[int, int], tuple[str, ...]]:
+    """The English names of :data:`MIN_MISSPELT` letters or more by (word count, length)."""
+    shapes: dict[tuple[int, int], list[str]] = {}
+    for name, _, _ in names:
+        if len(name) >= MIN_MISSPELT:
+            shapes.setdefault((name.count(" ") + 1, len(name)), []).append(name)
+    return {shape: tuple(dict.fromkeys(found)) for shape, found in shapes.items()}
+
+
+def _misspelt_name(names: tuple[tuple[str, re.Pattern[str], str], ...], phrases: Sequence[str],
                    books: frozenset[str]) -> str | None:
     """The one English name a misspelt term of the question stands for ("Overwach" → overwatch): a
     run of one to three of its words within one edit of a name of five letters or more (two edits
-    for names over seven), when exactly one name is the closest."""
+    for names over seven; first or last letter kept), when exactly one name is the closest."""
+    shapes = _names_by_shape(names)
     near: dict[str, int] = {}
     for phrase in phrases:
         words = phrase.split(" ")
         for size in range(1, MAX_NAME_WORDS + 1):
             for start in range(len(words) - size + 1):
                 typed = " ".join(words[start:start + size])
-                for name, _, _ in names:
-                    if len(name) < MIN_MISSPELT or name in books or name.count(" ") != size - 1:
-                        continue
-                    limit = 1 if len(name) <= 7 else 2
-                    edits = edit_distance(typed, name, limit)
-                    if 0 < edits <= limit:
-                        near[name] = min(edits, near.get(name, edits))
+                for length in range(len(typed) - 2, len(typed) + 3):
+                    for name in shapes.get((size, length), ()):
+                        limit = 1 if len(name) <= 7 else 2
+                        if (abs(len(name) - len(typed)) > limit or name in books
+                                or (name[0] != typed[0] and name[-1] != typed[-1])):
+                            continue
+                        edits = edit_distance(typed, name, limit)
+                        if 0 < edits <= limit:
+                            near[name] = min(edits, near.get(name, edits))
+    if not near:
+        return None
     closest = [name for name, edits in near.items() if edits == min(near.values())]
     return closest[0] if len(closest) == 1 else None
 
