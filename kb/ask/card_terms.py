@@ -125,7 +125,8 @@ def _names_by_shape(names: tuple[tuple[str, re.Pattern[str], str], ...]) -> dict
     return {shape: tuple(dict.fromkeys(found)) for shape, found in shapes.items()}
 
 
-def _misspelt_name(names: tuple[tuple[str, re.Pattern[str], str], ...], phrases: Sequence[str],
+@lru_cache(maxsize=64)
+def _misspelt_name(names: tuple[tuple[str, re.Pattern[str], str], ...], phrases: tuple[str, ...],
                    books: frozenset[str]) -> str | None:
     """The one English name a misspelt term of the question stands for ("Overwach" → overwatch): a
     run of one to three of its words within one edit of a name of five letters or more (two edits
@@ -186,7 +187,7 @@ def pick_concept(build_dir: Path, question: str, concepts: Sequence[str]) -> str
                 best = (len(name), concept_id)
     if best is not None:
         return best[1]
-    misspelt = _misspelt_name(names, phrases, books) if names else None
+    misspelt = _misspelt_name(names, tuple(phrases), books) if names else None
     if misspelt is not None:
         return next(c for name, _, c in names if name == misspelt)
     for concept in concepts:
@@ -222,7 +223,7 @@ def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str],
     picked = list(dict.fromkeys(c for _, _, c in sorted(found)))
     if len(picked) >= 2:
         return picked[:MAX_TERMS]
-    misspelt = _misspelt_name(names, phrases, books) if names and not picked else None
+    misspelt = _misspelt_name(names, tuple(phrases), books) if names and not picked else None
     if misspelt is not None:  # every concept under the name it stands for («Overwach»: both overwatches)
         return list(dict.fromkeys(c for name, _, c in names if name == misspelt))[:MAX_TERMS]
     one = pick_concept(build_dir, question, concepts)
