@@ -32,7 +32,7 @@ from rulekb.kb.ask.card_editions import (
     with_defining,
 )
 from rulekb.kb.ask.card_parts import Part, ruling_part
-from rulekb.kb.ask.card_terms import pick_concepts, terminology_card
+from rulekb.kb.ask.card_terms import asked_editions, pick_concepts, terminology_card
 from rulekb.kb.ask.faq_pick import screen_matches
 from rulekb.kb.ask.form import (
     compared_form,
@@ -169,7 +169,7 @@ def build_card(
     implied = [] if named else _implied(build_dir, parsed, hits)
     if form == "terminology":
         older = older_editions_asked(question)
-        asked = list(dict.fromkeys(older + named)) if older else named or implied
+        asked = list(dict.fromkeys(older + named)) if older else asked_editions(question, named) or implied
         card = _terminology(build_dir, question, parsed.concepts, asked, lang, parsed.concept_phrases)
         if card is not None:
             card["form"] = form

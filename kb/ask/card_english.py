@@ -15,7 +15,7 @@ from statistics import median
 from typing import Any
 
 from rulekb.corpus.errors import RulebaseError
-from rulekb.kb.ask.card_terms import english_name
+from rulekb.kb.ask.card_terms import english_name, records
 from rulekb.kb.ask.labels import edition_label
 from rulekb.kb.knowledge import open_knowledge_base
 from rulekb.kb.search.features import concepts_in
@@ -23,8 +23,8 @@ from rulekb.kb.search.searcher import get_index
 from rulekb.kb.text.analysis import lemmas, tokens
 from rulekb.kb.text.vocabulary import load_english
 
-__all__ = ["MAX_ENGLISH_NAMES", "RULING_INTRO", "english_groups", "english_line", "english_weights", "extend_english_line", "measures",
-           "misspelt_terms", "number_lead", "ruling_concepts"]
+__all__ = ["MAX_ENGLISH_NAMES", "RULING_INTRO", "english_groups", "english_line", "english_weights", "extend_english_line",
+           "line_name", "measures", "misspelt_terms", "number_lead", "result_ranges", "ruling_concepts"]
 
 
 _MEASURED = re.compile(
@@ -52,11 +52,30 @@ _NUMBER_WORDS = {
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")\b", re.I)
 
 
-def measures(ruling: str) -> list[str]:
-    """The measures a ruling states, then the numbers it writes in words, each once."""
+def measures(ruling: str, ranges: bool = False) -> list[str]:
+    """The measures a ruling states, then the numbers it writes in words, each once; with ``ranges``
+    the dice results it gives as a range too, in the rulebooks' notation (:func:`result_ranges`)."""
     found = [_inches(m.group(0).strip()) for m in _MEASURED.finditer(ruling)]
+    if ranges:
+        found += result_ranges(ruling)
     found += [_NUMBER_WORDS[m.group(1).lower()] for m in _NUMBER_WORD.finditer(ruling)]
     return list(dict.fromkeys(found))
+
+
+#: A range of results: «от 1 до 3», «1-2», «1–3» (not a measure: «от 1 до 3"» is a distance).
+_RANGE = re.compile(r"(?:\bот\s+(\d)\s+до\s+(\d)|(?<![\w.,+\-])(\d)\s*[-–—]\s*(\d))(?![\d\"″”“]|\s*(?:\"|″|дюйм))",
+                    re.IGNORECASE)
+
+
+def result_ranges(ruling: str) -> list[str]:
+    """The ranges of dice results a ruling states, as the rulebooks print them: «бросок … от 1 до 3
+    всегда проваливается» → ``1-3``, «При выпадении 1-2» → ``1-2`` (single digits, lower first)."""
+    found: list[str] = []
+    for m in _RANGE.finditer(ruling):
+        low, high = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        if int(low) < int(high):
+            found.append(f"{low}-{high}")
+    return found
 
 
 #: The units a number question may name, and the measures written in each.
@@ -97,14 +116,14 @@ GENERIC_WEIGHT = 0.25
 
 def english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling: str, lead: str | None) -> str:
     asked = _specific_first(build_dir, concepts) or list(concepts)
-    names = [n for n in (english_name(build_dir, c) for c in asked[:3]) if n]
+    names = [n for n in (line_name(build_dir, c) for c in asked[:3]) if n]
     # the terms the ruling itself uses, in the termbase's English names («Snap Shots», «Desperate Escape»),
     # the most specific first
     for concept in _specific_first(build_dir, ruling_concepts(build_dir, ruling)):
-        name = english_name(build_dir, concept)
+        name = line_name(build_dir, concept)
         if name and name not in names and len(names) < MAX_ENGLISH_NAMES:
             names.append(name)
-    numbers = measures(ruling)[:4]
+    numbers = measures(ruling, ranges=True)[:4]
     line = edition_label(edition, "en")
     if names:
         line += " — " + ", ".join(names)
@@ -119,6 +138,20 @@ def english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling:
     return line + RULING_INTRO
 
 
+def line_name(build_dir: Path, concept: str) -> str | None:
+    """A concept's English name on a lead line, with the abbreviation the rulebooks print for it
+    when it has two letters or more ("Armour Penetration (AP)", "Objective Control (OC)"; not "Move (M)")."""
+    name = english_name(build_dir, concept)
+    abbreviation = str((records(build_dir).get(concept) or {}).get("abbreviation") or "")
+    if name and len(abbreviation) >= MIN_ABBREVIATION and abbreviation.lower() != name.lower():
+        return f"{name} ({abbreviation})"
+    return name
+
+
+#: Shortest abbreviation shown beside a concept's English name (one letter — M, S, T — says nothing alone).
+MIN_ABBREVIATION = 2
+
+
 #: What closes an English lead line: the Russian ruling follows.
 RULING_INTRO = " The ruling, as the Russian text prints it:"
 
@@ -128,9 +161,9 @@ def extend_english_line(build_dir: Path, line: str, added: str) -> str:
     does not name yet (a comparison part reads a second passage)."""
     if not line.endswith(RULING_INTRO):
         return line
-    names = [n for n in (english_name(build_dir, c) for c in _specific_first(build_dir, ruling_concepts(build_dir, added)))
+    names = [n for n in (line_name(build_dir, c) for c in _specific_first(build_dir, ruling_concepts(build_dir, added)))
              if n and n not in line][:MAX_ADDED_NAMES]
-    numbers = [m for m in measures(added)[:4] if m not in line]
+    numbers = [m for m in measures(added, ranges=True)[:4] if m not in line]
     more = ", ".join(names + numbers)
     if not more:
         return line

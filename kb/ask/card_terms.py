@@ -14,11 +14,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from rulekb.corpus.editions import display_order
 from rulekb.kb.ask.labels import edition_label
 from rulekb.kb.knowledge import open_knowledge_base
 from rulekb.kb.search.query import detect_editions
+from rulekb.kb.text.fuzzy import edit_distance
 
-__all__ = ["english_name", "pick_concept", "pick_concepts", "records", "terminology_card"]
+__all__ = ["asked_editions", "book_words_removed", "english_name", "pick_concept", "pick_concepts", "records",
+           "terminology_card"]
 
 STATUS = {
     "ru": {"preferred": "основной", "admitted": "допустимый", "deprecated": "нежелательный",
@@ -48,8 +51,55 @@ def english_name(build_dir: Path, concept: str) -> str | None:
     return None if record is None else str(record.get("english") or concept)
 
 
+#: A book named by its edition and what it holds: "the 6th-edition assault text", "the 10th-edition core
+#: rules", "the Kill Team supplement", «в тексте 6-й редакции»: the words between the edition and the
+#: book's noun describe the book («assault», «core»), they are not the term asked.
+_BOOK = re.compile(
+    r"(\b(?:\d{1,2}(?:st|nd|rd|th)?[- ]?editions?(?:'s)?|kill[- ]team(?:'s)?))"
+    r"((?:\s+[a-z][a-z'-]*){0,3}?)\s+(?:texts?|rules?|rulebooks?|books?|pages?|chapters?|supplements?|translations?|sections?)\b",
+    re.IGNORECASE,
+)
+
+
+def book_words_removed(question: str) -> str:
+    """``question`` without the words that describe a book it names ("the 6th-edition assault text" →
+    "the 6th-edition text"): a terminology question's term is never the book's subject."""
+    return _BOOK.sub(lambda m: m.group(0).replace(m.group(2), "", 1) if m.group(2) else m.group(0), question)
+
+
 def _latin_phrases(question: str) -> list[str]:
-    return [m.group(0).strip().lower() for m in re.finditer(r"[A-Za-z][A-Za-z' -]*[A-Za-z]", question)]
+    """The question's runs of Latin words, lower case, hyphens as spaces ("Pile-In" → "pile in")."""
+    question = book_words_removed(question)
+    return [re.sub(r"[\s-]+", " ", m.group(0)).strip().lower()
+            for m in re.finditer(r"[A-Za-z][A-Za-z' -]*[A-Za-z]", question)]
+
+
+def _name_forms(name: str) -> set[str]:
+    """An English name as a question may type it: hyphens as spaces, and each word's plural ``s`` off
+    ("Devastating Wounds" → "devastating wound"; the pattern takes the plural back on)."""
+    spaced = re.sub(r"[\s-]+", " ", name).strip()
+    words = spaced.split(" ")
+    singular = " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
+    return {spaced, singular}
+
+
+#: An edition's ordinal standing alone («в переводе 10-й», "the 10th"), as a list of books names it.
+_ORDINAL = re.compile(r"(?<![\d.,])(\d{1,2})(?:\s*-\s*|\s*)(?:й|я|ой|ая|ей|ю|ую|ого|ке|ка|ку|th)(?![а-яёa-z])",
+                      re.IGNORECASE)
+
+
+def asked_editions(question: str, named: Sequence[str]) -> list[str]:
+    """The books a terminology question asks about: ``named`` and, once it names one, every other
+    edition's ordinal it gives alone («Как переведён pile in в 6-й редакции и в переводе 10-й?»:
+    the 6th and the 10th). A question naming none asks about every book."""
+    if not named:
+        return list(named)
+    known = set(display_order())
+    found = list(named)
+    for match in _ORDINAL.finditer(question):
+        if match.group(1) in known and match.group(1) not in found:
+            found.append(match.group(1))
+    return found
 
 
 @lru_cache(maxsize=4)
@@ -59,9 +109,53 @@ def _english_names(path: str, stamp: float) -> tuple[tuple[str, re.Pattern[str],
         found = {str(record.get("english", "")).lower(), str(record.get("abbreviation", "")).lower()}
         found |= {str(a).lower() for a in record.get("aliases", []) if re.search(r"[a-z]", str(a), re.I)}
         found.discard("")
-        for name in found:
-            names.append((name, re.compile(rf"(?<![a-z]){re.escape(name)}(?![a-z])"), concept_id))
+        for form in {f for name in found for f in _name_forms(name)}:
+            plural = "(?:e?s)?" if len(form) > 3 else ""
+            names.append((form, re.compile(rf"(?<![a-z]){re.escape(form)}{plural}(?![a-z])"), concept_id))
     return tuple(names)
+
+
+@lru_cache(maxsize=4)
+def _names_by_shape(names: tuple[tuple[str, re.Pattern[str], str], ...]) -> dict[tuple[int, int], tuple[str, ...]]:
+    """The English names of :data:`MIN_MISSPELT` letters or more by (word count, length)."""
+    shapes: dict[tuple[int, int], list[str]] = {}
+    for name, _, _ in names:
+        if len(name) >= MIN_MISSPELT:
+            shapes.setdefault((name.count(" ") + 1, len(name)), []).append(name)
+    return {shape: tuple(dict.fromkeys(found)) for shape, found in shapes.items()}
+
+
+@lru_cache(maxsize=64)
+def _misspelt_name(names: tuple[tuple[str, re.Pattern[str], str], ...], phrases: tuple[str, ...],
+                   books: frozenset[str]) -> str | None:
+    """The one English name a misspelt term of the question stands for ("Overwach" → overwatch): a
+    run of one to three of its words within one edit of a name of five letters or more (two edits
+    for names over seven; first or last letter kept), when exactly one name is the closest."""
+    shapes = _names_by_shape(names)
+    near: dict[str, int] = {}
+    for phrase in phrases:
+        words = phrase.split(" ")
+        for size in range(1, MAX_NAME_WORDS + 1):
+            for start in range(len(words) - size + 1):
+                typed = " ".join(words[start:start + size])
+                for length in range(len(typed) - 2, len(typed) + 3):
+                    for name in shapes.get((size, length), ()):
+                        limit = 1 if len(name) <= 7 else 2
+                        if (abs(len(name) - len(typed)) > limit or name in books
+                                or (name[0] != typed[0] and name[-1] != typed[-1])):
+                            continue
+                        edits = edit_distance(typed, name, limit)
+                        if 0 < edits <= limit:
+                            near[name] = min(edits, near.get(name, edits))
+    if not near:
+        return None
+    closest = [name for name, edits in near.items() if edits == min(near.values())]
+    return closest[0] if len(closest) == 1 else None
+
+
+#: A misspelt name is looked for among runs of at most this many words, names of at least this length.
+MAX_NAME_WORDS = 3
+MIN_MISSPELT = 5
 
 
 @lru_cache(maxsize=4)
@@ -93,6 +187,9 @@ def pick_concept(build_dir: Path, question: str, concepts: Sequence[str]) -> str
                 best = (len(name), concept_id)
     if best is not None:
         return best[1]
+    misspelt = _misspelt_name(names, tuple(phrases), books) if names else None
+    if misspelt is not None:
+        return next(c for name, _, c in names if name == misspelt)
     for concept in concepts:
         if concept in known:
             return concept
@@ -126,6 +223,9 @@ def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str],
     picked = list(dict.fromkeys(c for _, _, c in sorted(found)))
     if len(picked) >= 2:
         return picked[:MAX_TERMS]
+    misspelt = _misspelt_name(names, tuple(phrases), books) if names and not picked else None
+    if misspelt is not None:  # every concept under the name it stands for («Overwach»: both overwatches)
+        return list(dict.fromkeys(c for name, _, c in names if name == misspelt))[:MAX_TERMS]
     one = pick_concept(build_dir, question, concepts)
     if one is None:
         return []

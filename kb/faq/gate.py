@@ -17,7 +17,7 @@ from typing import Any
 
 from rulekb.kb.faq.entries import FaqEntry, faq_matcher
 
-__all__ = ["GATE_DEPTH", "GATE_SCORE", "GATE_UNCOVERED", "Gate", "gate_entry"]
+__all__ = ["CLOSE_SCORE", "CLOSE_UNCOVERED", "GATE_DEPTH", "GATE_SCORE", "GATE_UNCOVERED", "Gate", "gate_entry"]
 
 #: Lowest match score for an entry to lead.
 GATE_SCORE = 0.45
@@ -25,6 +25,10 @@ GATE_SCORE = 0.45
 GATE_UNCOVERED = 0.4
 #: The entry's cited leaves must be among this many of the edition's top passages.
 GATE_DEPTH = 3
+#: A weaker match (a new phrasing shares fewer of the entry's words) still leads when its phrasings and
+#: answer leave at most ``CLOSE_UNCOVERED`` of the question's words uncovered: it asks what the entry answers.
+CLOSE_SCORE = 0.35
+CLOSE_UNCOVERED = 0.12
 
 
 @dataclass(frozen=True)
@@ -50,7 +54,7 @@ def gate_entry(
     reason = ""
     if edition is not None and entry.edition != edition:
         reason = "edition"
-    elif score < GATE_SCORE:
+    elif score < GATE_SCORE and not (score >= CLOSE_SCORE and uncovered <= CLOSE_UNCOVERED):
         reason = "score"
     elif not set(cited) & set(top_ids[:GATE_DEPTH]):
         reason = "passages"

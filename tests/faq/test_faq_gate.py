@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from rulekb.kb.faq.entries import FaqCitation, FaqEntry, FaqMatcher
-from rulekb.kb.faq.gate import GATE_SCORE, GATE_UNCOVERED, gate_entry
+from rulekb.kb.faq.gate import CLOSE_SCORE, CLOSE_UNCOVERED, GATE_SCORE, GATE_UNCOVERED, gate_entry
 
 
 def entry(entry_id: str, question: str, *variants: str, answer: str = "Ответ для проверки гейта.",
@@ -42,10 +42,28 @@ def test_gate_reasons() -> None:
     cited = ["leaf-a"]
     assert gate_entry(ENTRIES, SHOOTING, 0.9, question, "10", cited, ["leaf-a", "b"]).leads
     assert gate_entry(ENTRIES, SHOOTING, 0.9, question, "6", cited, ["leaf-a"]).reason == "edition"
-    assert gate_entry(ENTRIES, SHOOTING, GATE_SCORE - 0.01, question, "10", cited, ["leaf-a"]).reason == "score"
+    assert gate_entry(ENTRIES, SHOOTING, CLOSE_SCORE - 0.01, question, "10", cited, ["leaf-a"]).reason == "score"
     assert gate_entry(ENTRIES, SHOOTING, 0.9, question, "10", cited, ["b", "c", "d", "leaf-a"]).reason == "passages"
     melee = "Можно ли разделить рукопашные атаки по разным целям?"
     assert gate_entry(ENTRIES, SHOOTING, 0.9, melee, "10", cited, ["leaf-a"]).reason == "aspect"
+
+
+def test_a_weaker_match_leads_only_when_it_covers_the_question() -> None:
+    """Between ``CLOSE_SCORE`` and ``GATE_SCORE`` an entry leads only when its phrasings and answer
+    leave at most ``CLOSE_UNCOVERED`` of the question's words uncovered."""
+    matcher = FaqMatcher(ENTRIES)
+    cited, top = ["leaf-a"], ["leaf-a"]
+    weaker = (CLOSE_SCORE + GATE_SCORE) / 2
+    covered = "Можно ли разделить стрельбу по разным целям?"
+    assert matcher.uncovered(covered, SHOOTING) <= CLOSE_UNCOVERED
+    assert gate_entry(ENTRIES, SHOOTING, weaker, covered, "10", cited, top).leads
+    partly = "Можно ли разделить стрельбу по разным целям, если отряд в укрытии?"
+    share = matcher.uncovered(partly, SHOOTING)
+    assert CLOSE_UNCOVERED < share <= GATE_UNCOVERED  # would lead a strong match, not a weaker one
+    assert gate_entry(ENTRIES, SHOOTING, weaker, partly, "10", cited, top).reason == "score"
+    assert gate_entry(ENTRIES, SHOOTING, GATE_SCORE, partly, "10", cited, top).leads
+    # the retrieval and edition checks hold for a weaker match as for any
+    assert gate_entry(ENTRIES, SHOOTING, weaker, covered, "10", cited, ["b", "c", "d"]).reason == "passages"
 
 
 def test_answer_en_is_optional_and_checked() -> None:

@@ -731,3 +731,68 @@ def test_a_comparison_part_adds_the_section_whose_heading_names_the_mechanic(bui
     assert len(far) > HEADING_DEPTH + 1
     kept = with_second_ruling(index, marked, part, far, weights, set(), "comparison")
     assert all(tuple(c["lines"]) != tuple(index.features[headed].lines) for c in kept.citations)
+
+def test_the_words_describing_a_book_are_not_the_term_asked(built: Path) -> None:
+    from rulekb.kb.ask.card_terms import book_words_removed, pick_concepts
+
+    assert book_words_removed("How is Pile In rendered in the 6th-edition assault text?") == (
+        "How is Pile In rendered in the 6th-edition text?")
+    assert book_words_removed("the 10th-edition core rules") == "the 10th-edition rules"
+    assert book_words_removed("How is Assault rendered?") == "How is Assault rendered?"  # no book named
+    question = "How is Pile In rendered in the 6th-edition assault text and the 10th-edition core rules?"
+    assert pick_concepts(built, question, []) == ["pile-in"]
+    card = ask(question, build_dir=built)["card"]
+    check_card(card)
+    assert card["kind"] == "terminology" and card["concept"] == "pile-in" and "concepts" not in card
+    assert {p["edition"] for p in card["per_edition"]} == {"6", "10"}
+
+
+def test_a_terminology_question_reads_every_edition_ordinal_it_lists(built: Path) -> None:
+    from rulekb.kb.ask.card_terms import asked_editions
+
+    question = "Как переведён consolidate в 6-й редакции и в тексте 10-й?"
+    assert asked_editions(question, ["6"]) == ["6", "10"]
+    assert asked_editions("Как переведён 1-й шаг в 6-й редакции?", ["6"]) == ["6"]  # no edition numbered 1
+    assert asked_editions("Как переведён consolidate?", []) == []  # naming none asks every book
+    card = ask(question, build_dir=built)["card"]
+    assert card["kind"] == "terminology"
+    assert {p["edition"] for p in card["per_edition"]} == {"6", "10"}
+
+
+def test_an_english_line_gives_ranges_of_results_in_the_rulebooks_notation() -> None:
+    from rulekb.kb.ask.card_english import measures, result_ranges
+
+    ruling = "бросок на попадание без модификаторов от 1 до 3 всегда проваливается"
+    assert result_ranges(ruling) == ["1-3"]
+    assert "1-3" in measures(ruling, ranges=True) and "1-3" not in measures(ruling)
+    assert result_ranges("При выпадении 1-2 одна модель уничтожается") == ["1-2"]
+    assert result_ranges("в пределах 1-3 дюймов") == []  # a distance, not results
+    assert result_ranges('от 1 до 6"') == []
+    assert result_ranges("стр. 12-14") == []
+
+
+def test_an_english_line_names_a_characteristic_with_its_abbreviation(built: Path) -> None:
+    from rulekb.kb.ask.card_english import line_name
+
+    assert line_name(built, "armour-penetration") == "Armour Penetration (AP)"
+    assert line_name(built, "objective-control") == "Objective Control (OC)"
+    assert line_name(built, "move") == "Move"  # one letter says nothing alone
+    card = ask("What does AP do to my armour save in 10th?", build_dir=built, use_faq=False)["card"]
+    assert card["lang"] == "en" and "Armour Penetration (AP)" in card["text"]
+
+
+def test_a_terminology_question_finds_an_inflected_or_misspelt_english_name(built: Path) -> None:
+    from rulekb.kb.ask.card_terms import pick_concepts, records
+
+    known = records(built)
+    assert str(known["devastating-wounds"]["english"]).endswith("Wounds")
+    # the singular of a plural name, a plural of a singular one, a hyphen typed or not
+    assert pick_concepts(built, "How is Devastating Wound translated?", []) == ["devastating-wounds"]
+    assert pick_concepts(built, "How are Deep Strikes rendered?", []) == ["deep-strike"]
+    assert pick_concepts(built, "How is Pile-In rendered?", []) == ["pile-in"]
+    # one edit off the name: every concept under that name, as for the name spelt right
+    spelt = set(pick_concepts(built, "How is Overwatch translated?", []))
+    assert len(spelt) >= 2 and set(pick_concepts(built, "How is Overwach translated?", [])) == spelt
+    assert pick_concepts(built, "How is Consolidaton rendered?", []) == ["consolidate"]
+    card = ask("How is Overwach translated in Kill Team?", build_dir=built)["card"]
+    assert card["kind"] == "terminology" and {p["edition"] for p in card["per_edition"]} == {"kt"}
