@@ -42,6 +42,7 @@ from rulekb.kb.search.weights import (
     W_SENTENCE,
 )
 from rulekb.kb.text.analysis import tokens
+from rulekb.kb.text.concepts import ConceptMatcher
 from rulekb.kb.text.vocabulary import LIGHT_WORDS
 
 __all__ = ["bm25_scores", "clauses", "content_words", "search_parsed", "whoosh_scores"]
@@ -122,21 +123,19 @@ def _title_terms(title: str) -> frozenset[str]:
     return frozenset(t.text for t in tokens(title) if t.text not in LIGHT_WORDS and not t.text.isdigit())
 
 
-_RENDERINGS: dict[tuple[int, str], tuple[frozenset[str], ...]] = {}
+@lru_cache(maxsize=4096)
+def _matcher_renderings(matcher: ConceptMatcher, concept: str) -> tuple[frozenset[str], ...]:
+    """The content lemmas of each printed rendering of ``concept`` (cached per matcher: a rebuilt
+    index brings a new one)."""
+    entry = matcher.concepts.get(concept)
+    phrases = entry.phrases if entry is not None else ()
+    return tuple(dict.fromkeys(
+        lemmas for text, origin, _ in phrases if origin == "rendering" and (lemmas := _title_terms(text))
+    ))
 
 
 def _renderings(index: KnowledgeIndex, concept: str) -> tuple[frozenset[str], ...]:
-    """The content lemmas of each printed rendering of ``concept`` (cached per matcher)."""
-    key = (id(index.matcher), concept)
-    found = _RENDERINGS.get(key)
-    if found is None:
-        entry = index.matcher.concepts.get(concept)
-        phrases = entry.phrases if entry is not None else ()
-        found = tuple(dict.fromkeys(
-            lemmas for text, origin, _ in phrases if origin == "rendering" and (lemmas := _title_terms(text))
-        ))
-        _RENDERINGS[key] = found
-    return found
+    return _matcher_renderings(index.matcher, concept)
 
 
 @dataclass
