@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from whoosh import query as wq
 
@@ -24,6 +25,8 @@ from rulekb.kb.search.weights import (
     EXPANSION_FIELDS,
     FIELDS,
     IDF_FROM_TEXT,
+    IMPLIED_SPECIFICITY,
+    IMPLIED_WEIGHT,
     KIND_FACTOR,
     RERANK_DEPTH,
     SECTION_LEADS,
@@ -38,6 +41,9 @@ from rulekb.kb.search.weights import (
     W_NUMBERS,
     W_SENTENCE,
 )
+from rulekb.kb.text.analysis import tokens
+from rulekb.kb.text.concepts import ConceptMatcher
+from rulekb.kb.text.vocabulary import LIGHT_WORDS
 
 __all__ = ["bm25_scores", "clauses", "content_words", "search_parsed", "whoosh_scores"]
 
@@ -111,6 +117,27 @@ def whoosh_scores(index: KnowledgeIndex, parsed: ParsedQuery) -> list[tuple[floa
     return [(float(score), docnum) for score, docnum in results.top_n]
 
 
+@lru_cache(maxsize=8192)
+def _title_terms(title: str) -> frozenset[str]:
+    """The content lemmas of a heading (question words and numbers left out)."""
+    return frozenset(t.text for t in tokens(title) if t.text not in LIGHT_WORDS and not t.text.isdigit())
+
+
+@lru_cache(maxsize=4096)
+def _matcher_renderings(matcher: ConceptMatcher, concept: str) -> tuple[frozenset[str], ...]:
+    """The content lemmas of each printed rendering of ``concept`` (cached per matcher: a rebuilt
+    index brings a new one)."""
+    entry = matcher.concepts.get(concept)
+    phrases = entry.phrases if entry is not None else ()
+    return tuple(dict.fromkeys(
+        lemmas for text, origin, _ in phrases if origin == "rendering" and (lemmas := _title_terms(text))
+    ))
+
+
+def _renderings(index: KnowledgeIndex, concept: str) -> tuple[frozenset[str], ...]:
+    return _matcher_renderings(index.matcher, concept)
+
+
 @dataclass
 class _QueryFeatures:
     """What the reranker needs of a query, computed once per query."""
@@ -130,6 +157,14 @@ class _QueryFeatures:
     """Term → the units it stands for, as bits (unit ``i`` is bit ``i``)."""
     concept_masks: dict[str, int]
     """Concept → the units it names, as bits."""
+    implied_masks: dict[str, int]
+    """The specific concepts of :attr:`concept_masks`: a leaf defining one carries its units in every
+    sentence (the section is about it, whatever words a sentence prints)."""
+    heading_renderings: list[tuple[frozenset[str], int]]
+    """The lemmas of each printed rendering of a specific concept the question names, with the units
+    naming it (bits): a leaf whose headings print the rendering, or whose own heading is the rendering
+    or a part of it («СЛУЧАЙНЫЙ» under «случайный выбор» for «рандом»), carries those units in each
+    of its sentences."""
     word_terms: frozenset[str]
     """The keys of :attr:`words`."""
     mask_shares: dict[int, float]
@@ -149,6 +184,12 @@ class _QueryFeatures:
                 masks[term] = masks.get(term, 0) | (1 << position)
             if concept is not None:
                 concept_masks[concept] = concept_masks.get(concept, 0) | (1 << position)
+        heading_renderings = [
+            (rendering, units_of)
+            for concept, units_of in concept_masks.items()
+            if index.concept_weight(concept) >= IMPLIED_SPECIFICITY
+            for rendering in _renderings(index, concept)
+        ]
         concept_weights = [
             (c, index.concept_weight(c) * parsed.concept_share.get(c, 1.0) ** CONCEPT_SHARE_POWER)
             for c in parsed.concepts
@@ -163,6 +204,8 @@ class _QueryFeatures:
             unit_terms=frozenset(masks),
             unit_masks=masks,
             concept_masks=concept_masks,
+            implied_masks={c: m for c, m in concept_masks.items() if index.concept_weight(c) >= IMPLIED_SPECIFICITY},
+            heading_renderings=heading_renderings,
             word_terms=frozenset(words),
             mask_shares={},
         )
@@ -175,9 +218,11 @@ class _QueryFeatures:
             value = self.mask_shares[mask] = sum(w for i, (_, w, _) in enumerate(self.units) if mask >> i & 1)
         return value
 
-    def cover(self, leaf: LeafSets) -> tuple[float, float]:
+    def cover(self, leaf: LeafSets, leaf_title: str = "") -> tuple[float, float]:
         """The weight of the units the leaf carries (in its text, its headings or as a concept it
-        names) and the largest weight of the units one of its sentences carries (0 for none)."""
+        names) and the largest weight of the units one of its sentences carries (0 for none), a
+        sentence counting the units its section stands under at :data:`IMPLIED_WEIGHT`
+        (:attr:`implied_masks`, :attr:`heading_renderings`; ``leaf_title`` is the leaf's own heading)."""
         masks = self.unit_masks
         in_text = self.unit_terms & leaf.text
         mask = 0
@@ -188,6 +233,18 @@ class _QueryFeatures:
             mask |= masks[term]
         for term in self.unit_terms & leaf.heading:
             mask |= masks[term]
+        # the units each sentence of the leaf stands under: a specific concept its heading prints or
+        # it defines (weighed IMPLIED_WEIGHT in a sentence that does not print them)
+        implied = 0
+        if self.heading_renderings:
+            title = _title_terms(leaf_title)
+            for rendering, units in self.heading_renderings:
+                if rendering <= leaf.heading or (title and title <= rendering):
+                    implied |= units
+        for concept, units in self.implied_masks.items():
+            if concept in leaf.defines:
+                implied |= units
+        mask |= implied
         covered = self.share(mask)
         if not in_text:
             return covered, 0.0
@@ -199,7 +256,7 @@ class _QueryFeatures:
                 per_sentence[position] = per_sentence.get(position, 0) | units
         best = 0.0
         for units in per_sentence.values():
-            best = max(best, self.share(units))
+            best = max(best, self.share(units) + IMPLIED_WEIGHT * self.share(implied & ~units))
         return covered, best
 
 
@@ -218,7 +275,7 @@ def _rerank(
         mentioned = sum(w for c, w in query.concept_weights if c in leaf.mentions)
         bonus += (W_DEFINES * defined + W_MENTIONS * mentioned) / query.concepts_total
     if (W_COVER or W_SENTENCE) and query.units:
-        covered, best = query.cover(leaf)
+        covered, best = query.cover(leaf, features.heading)
         bonus += W_COVER * covered / query.units_total
         bonus += W_SENTENCE * best / query.units_total
     factor = KIND_FACTOR.get(features.kind, 0.9)

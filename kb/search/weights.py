@@ -41,3 +41,10 @@ EXPANSION_FIELDS = (("title", 1.0), ("text", 1.0))
 #: section's rule in the top passages a card reads (1 switches this off).
 SECTION_REPEAT = 0.7
 SECTION_LEADS = 2
+#: A leaf defining a concept at least this specific (:meth:`KnowledgeIndex.concept_weight`), or whose
+#: headings print one of its renderings (or its own heading is a part of one), carries the question's
+#: words naming the concept in each of its sentences, for the one-sentence share (2 switches this off)…
+IMPLIED_SPECIFICITY = 0.8
+#: …at this share of their weight in a sentence that does not print them (flat from 0.6 to 0.67 on the
+#: six development sets; 0.5 and 0.75 each lose a row, see docs/search.md).
+IMPLIED_WEIGHT = 0.6

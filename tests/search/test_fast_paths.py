@@ -11,6 +11,9 @@ import pytest
 from rulekb.kb.search.knowledge_index import KnowledgeIndex
 from rulekb.kb.search.ranking import _QueryFeatures, bm25_scores
 from rulekb.kb.search.searcher import get_index
+from rulekb.kb.search.weights import IMPLIED_SPECIFICITY, IMPLIED_WEIGHT
+from rulekb.kb.text.analysis import tokens
+from rulekb.kb.text.vocabulary import LIGHT_WORDS
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -21,15 +24,41 @@ def dev_questions(count: int) -> list[str]:
 
 
 def plain_cover(index: KnowledgeIndex, query: _QueryFeatures, node_id: str) -> tuple[float, float]:
-    """What the reranker computed before the tables: every unit against the leaf's sets."""
+    """What the reranker computes, without the tables: every unit against the leaf's sets; a unit whose
+    specific concept the leaf defines or whose rendering its headings print stands under every sentence."""
     features = index.features[node_id]
     heading = set(features.heading_lemmas)
+    title = {t.text for t in tokens(features.heading) if t.text not in LIGHT_WORDS and not t.text.isdigit()}
     here = index.text_terms[node_id] | heading
     concepts = set(features.concepts) | set(features.defines)
-    covered = sum(w for alternatives, w, concept in query.units if (concept in concepts) or not alternatives.isdisjoint(here))
+
+    def specific(concept: str | None) -> bool:
+        return concept is not None and index.concept_weight(concept) >= IMPLIED_SPECIFICITY
+
+    def under(concept: str | None) -> bool:
+        if not specific(concept) or concept not in query.concept_masks:
+            return False
+        if concept in features.defines:
+            return True
+        entry = index.matcher.concepts[concept]
+        for text, origin, _ in entry.phrases:
+            lemmas = {t.text for t in tokens(text) if t.text not in LIGHT_WORDS and not t.text.isdigit()}
+            if origin == "rendering" and lemmas and (lemmas <= heading or (title and title <= lemmas)):
+                return True
+        return False
+
+    implied = [under(concept) for _, _, concept in query.units]
+    covered = sum(w for (alternatives, w, concept), up in zip(query.units, implied, strict=True)
+                  if up or (concept in concepts) or not alternatives.isdisjoint(here))
     best = 0.0
     for sentence in index.sentence_sets[node_id]:
-        best = max(best, sum(w for alternatives, w, _ in query.units if not alternatives.isdisjoint(sentence)))
+        held = [not alternatives.isdisjoint(sentence) for alternatives, _, _ in query.units]
+        if not any(held):
+            continue
+        value = sum(w for (_, w, _), h in zip(query.units, held, strict=True) if h)
+        value += IMPLIED_WEIGHT * sum(w for (_, w, _), h, up in zip(query.units, held, implied, strict=True)
+                                      if up and not h)
+        best = max(best, value)
     return covered, best
 
 
@@ -58,7 +87,7 @@ def test_cover_equals_the_plain_computation(built: Path, edition: str | None) ->
             continue
         for _, docnum in sorted(bm25_scores(index, parsed))[-30:]:
             node_id = index.by_docnum[docnum].id
-            fast = query.cover(index.leaf_sets[node_id])
+            fast = query.cover(index.leaf_sets[node_id], index.features[node_id].heading)
             assert fast == plain_cover(index, query, node_id), (question, node_id)
             checked += 1
             carried += fast[1] > 0
