@@ -600,8 +600,3 @@ def test_a_characteristic_s_entry_is_read_whole_and_the_other_entries_are_anothe
     unlabelled = [sentence(x.replace(" (AP):", ",").replace(" (D):", ",")) for x in lines]
     plain = choose([("weapons", "rule", unlabelled)], weights, {"0"}, "yesno")
     assert plain is not None and "хуже 0" in plain.text
-
-
-def test_a_sentence_about_choosing_the_mission_with_the_opponent_is_no_flavour() -> None:
-    assert mark_one("Выбор миссии делается по договоренности с вашим оппонентом.", "rule", 0, 2) == "rule"
-    assert mark_one("Воздушное пространство над полем часто бывает переполнено.", "rule", 0, 2) == "flavour"
