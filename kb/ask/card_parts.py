@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from rulekb.kb.ask.card_english import (
@@ -15,45 +15,18 @@ from rulekb.kb.ask.card_english import (
     english_weights,
     number_lead,
 )
+from rulekb.kb.ask.card_faq import english_answer_weights, faq_gate, faq_part
 from rulekb.kb.ask.card_verdict import VERDICT_HITS, with_verdict_sentence
 from rulekb.kb.ask.form import second_form
 from rulekb.kb.ask.labels import question_lang
-from rulekb.kb.faq.entries import DEFAULT_THRESHOLD
-from rulekb.kb.faq.gate import gate_entry
+from rulekb.kb.ask.part import MAX_QUOTE, Part, marked_sentences
 from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.choice import MAX_TEXT, SHORT_PASSAGE, carried, choose
 from rulekb.kb.text.context import heading_lemmas
-from rulekb.kb.text.sentences import NON_RULING, Sentence, mark_sentences
+from rulekb.kb.text.sentences import NON_RULING
 from rulekb.kb.text.verdicts import only_one_denies, question_situation, yes_no_lead
 
-__all__ = ["MAX_QUOTE", "Part", "announced_list", "condition_terms", "faq_gate", "list_lead", "marked_sentences", "procedure_continuation", "ruling_part", "with_list"]
-
-#: Longest quote of a FAQ entry's cited text on its card.
-MAX_QUOTE = 500
-
-
-@dataclass
-class Part:
-    """One edition's ruling on a card."""
-
-    edition: str
-    text: str
-    node_id: str | None
-    lines: list[int] | None
-    source: str
-    citations: list[dict[str, Any]] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"edition": self.edition, "text": self.text, "node_id": self.node_id, "lines": self.lines,
-                "source": self.source}
-
-
-def marked_sentences(marked: dict[str, Any], features: Any) -> Any:
-    """A passage's sentences as the build marked them (marked now when the build predates marking)."""
-    found = marked.get(features.id)
-    if found is not None:
-        return found
-    return tuple(Sentence(s, m, tuple(t.text for t in tokens(s))) for s, m in mark_sentences(features.sentences, features.kind))
+__all__ = ["MAX_QUOTE", "Part", "announced_list", "condition_terms", "english_answer_weights", "faq_gate", "list_lead", "marked_sentences", "procedure_continuation", "ruling_part", "with_list"]
 
 
 def announced_list(index: Any, marked: dict[str, Any], node_id: str) -> Any:
@@ -152,36 +125,8 @@ def ruling_part(
     top_ids = [h.node_id for h in hits]
     gate = faq_gate(index, question, edition, top_ids, gates, matches) if use_faq else None
     if gate is not None:
-        entry = gate.entry
-        cited = [n for n in index.faq_leaves.get(entry.id, []) if n in index.features]
-        cited_ranked = sorted(cited, key=lambda n: top_ids.index(n) if n in top_ids else len(top_ids))
-        candidates = [(n, index.features[n].kind, marked_sentences(marked, index.features[n])) for n in cited_ranked]
-        choice = choose(candidates, weights, numbers, form, groups, second_form(question, form))
-        answer = entry.answer_en if lang == "en" and entry.answer_en else entry.answer
-        # the entry's own quotes are the words of the text that rule (checked against the lines at build)
-        quotes = [q for c in entry.citations for q in c.quotes]
-        ruling = " … ".join(quotes) if quotes else (choice.text if choice is not None else "")
-        if len(ruling) > MAX_QUOTE:
-            ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
-        lead = None
-        if form == "yesno" and not re.match(r"^(да|нет|yes|no)\b", answer.strip(), re.I):
-            # an English answer is read by the English question's own words (the weights are Russian)
-            answer_weights = english_answer_weights(question) if answer is entry.answer_en else weights
-            lead = yes_no_lead(answer, lang, answer_weights, question, english) or (
-                yes_no_lead(ruling, lang, weights, question, english) if ruling else None)
-        if lang == "en" and not entry.answer_en:  # the English lead and terms above our Russian answer
-            node = index.features.get(choice.node_id) if choice is not None else None
-            concepts = [c for c in parsed.concepts if node is None or c in node.concepts or c in node.defines]
-            lead = yes_no_lead(answer, lang, weights) if form == "yesno" else None
-            head = english_line(index.build_dir, edition, concepts or list(parsed.concepts), answer, lead)
-            text = head.replace(" The ruling, as the Russian text prints it:", " Our answer and the ruling, in Russian:")
-            text += "\n" + answer + (f"\n«{ruling}»" if ruling else "")
-        else:
-            text = (f"{lead} " if lead else "") + answer + (f"\n«{ruling}»" if ruling else "")
-        citations = [{"source_id": c.source, "lines": list(c.lines), "quote": " … ".join(c.quotes)}
-                     for c in entry.citations]
-        node = index.features.get(choice.node_id) if choice is not None else None
-        return Part(edition, text, node.id if node else None, list(node.lines) if node else None, "faq", citations)
+        return faq_part(index, gate, marked, parsed, question, edition, top_ids, weights, numbers, form, lang,
+                        groups, english)
     extended = {h.node_id: with_list(index, marked, h.node_id) for h in hits[:3]}
     candidates = [(h.node_id, h.kind, extended[h.node_id][0]) for h in hits[:3]]
     conditions = condition_terms(index, parsed, question) if form == "yesno" else {}
@@ -346,20 +291,6 @@ def condition_terms(index: Any, parsed: Any, question: str) -> dict[str, str]:
     return out
 
 
-#: English words that ask or link, not what is asked about.
-_ENGLISH_FUNCTION = frozenset({"can", "could", "does", "do", "did", "is", "are", "be", "been", "must", "may", "should",
-                               "will", "would", "have", "has", "the", "and", "for", "with", "that", "this", "what",
-                               "when", "edition", "still", "into", "from", "their", "there", "they", "then"})
-
-
-def english_answer_weights(question: str) -> dict[str, float]:
-    """The English question's content words, each weighing 1: which sentence of an English answer
-    is about what was asked («Only CHARACTERS can be given Enhancements … An EPIC HERO cannot be
-    given an Enhancement» for "Can an Epic Hero be given an Enhancement?")."""
-    return {t.text: 1.0 for t in tokens(question)
-            if len(t.text) > 2 and t.text.isalpha() and t.text not in _ENGLISH_FUNCTION}
-
-
 def with_paragraph(text: str, sentences: Sequence[Any], choice: Any) -> Any:
     """``choice`` with the rest of the paragraph its best sentence is in, when the passage was too long
     to show whole but that paragraph is short (at most :data:`SHORT_PASSAGE`): a rule's paragraph
@@ -380,21 +311,3 @@ def with_paragraph(text: str, sentences: Sequence[Any], choice: Any) -> Any:
     if len(joined) <= len(choice.text) or len(joined) > MAX_TEXT * 3 // 2:
         return choice
     return replace(choice, text=joined)
-
-
-def faq_gate(index: Any, question: str, edition: str, top_ids: Sequence[str], gates: list[Any],
-              matches: Sequence[tuple[Any, float]]) -> Any:
-    """The first FAQ entry of ``edition`` that passes the gate, or ``None``; every tried one is kept."""
-    entries = index.faq
-    if not entries:
-        return None
-    for entry, score in [m for m in matches if m[0].edition == edition][:2]:
-        if score < DEFAULT_THRESHOLD:
-            break
-        gate = gate_entry(entries, entry, score, question, edition, index.faq_leaves.get(entry.id, []), top_ids)
-        gates.append(gate)
-        if gate.leads:
-            return gate
-    return None
-
-
