@@ -198,6 +198,8 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
         unstated = bool(predicates) and verdict is None
         stated = verdict is not None  # a main clause states the asked predicate as permitted
     lead, sentence = _sentence_lead(ruling, lang, weights, question, situation)
+    if lead is not None and lead.startswith(("Да", "Yes")) and weights and _case_excepted(sentence, weights):
+        return "No." if lang == "en" else "Нет."  # «могут прибыть …, за исключением первого раунда» for «в первом раунде»
     if lead is not None and lead.startswith(("Да", "Yes")):
         if unstated:
             return None
@@ -212,6 +214,25 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
 
 #: Words that permit: a «Да» the ruling states when the question's own predicate is not found in it.
 _PERMITS = re.compile(r"\b(можно|может|могут|можете|мож[её]т|можем|разреша\w*|позволя\w*|вправе|can|may)\b", re.I)
+
+
+#: An exception a permitting sentence states inline, up to its clause's end («…, за исключением первого
+#: раунда сражения», «кроме …»).
+_INLINE_EXCEPTION = re.compile(r"\b(?:за\s+исключением|кроме)\s+([^.;:,()]{3,80})", re.I)
+
+
+def _case_excepted(sentence: str, weights: Mapping[str, float]) -> bool:
+    """Whether the permitting ``sentence`` excepts inline a case the question names: its exception
+    carries a question's term that the rest of the sentence does not («могут прибыть … за
+    исключением первого раунда сражения» for «… в первом раунде»)."""
+    match = _INLINE_EXCEPTION.search(sentence)
+    if match is None or not _PERMITS.search(main_clauses(sentence[:match.start()])):
+        return False
+    rest = set(lemmas(sentence[:match.start()] + " " + sentence[match.end():]))
+    excepted = [t for t in lemmas(match.group(1)) if len(t) > 2]
+    asked = [t for t in excepted if weights.get(t, 0.0) > 0]
+    # the question names the case itself (most of its words), not only the word it is a case of
+    return 2 * len(asked) >= len(excepted) and any(t not in rest for t in asked)
 
 
 def _sentence_lead(ruling: str, lang: str, weights: dict[str, float] | None, question: str | None,
