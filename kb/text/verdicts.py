@@ -24,6 +24,7 @@ __all__ = [
     "english_predicates",
     "main_clauses",
     "only_one_denies",
+    "own_verdict",
     "predicate_verdict",
     "question_conditions",
     "question_predicates",
@@ -197,6 +198,8 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
         unstated = bool(predicates) and verdict is None
         stated = verdict is not None  # a main clause states the asked predicate as permitted
     lead, sentence = _sentence_lead(ruling, lang, weights, question, situation)
+    if lead is not None and lead.startswith(("Да", "Yes")) and weights and _case_excepted(sentence, weights):
+        return "No." if lang == "en" else "Нет."  # «могут прибыть …, за исключением первого раунда» for «в первом раунде»
     if lead is not None and lead.startswith(("Да", "Yes")):
         if unstated:
             return None
@@ -211,6 +214,25 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
 
 #: Words that permit: a «Да» the ruling states when the question's own predicate is not found in it.
 _PERMITS = re.compile(r"\b(можно|может|могут|можете|мож[её]т|можем|разреша\w*|позволя\w*|вправе|can|may)\b", re.I)
+
+
+#: An exception a permitting sentence states inline, up to its clause's end («…, за исключением первого
+#: раунда сражения», «кроме …»).
+_INLINE_EXCEPTION = re.compile(r"\b(?:за\s+исключением|кроме)\s+([^.;:,()]{3,80})", re.I)
+
+
+def _case_excepted(sentence: str, weights: Mapping[str, float]) -> bool:
+    """Whether the permitting ``sentence`` excepts inline a case the question names: its exception
+    carries a question's term that the rest of the sentence does not («могут прибыть … за
+    исключением первого раунда сражения» for «… в первом раунде»)."""
+    match = _INLINE_EXCEPTION.search(sentence)
+    if match is None or not _PERMITS.search(main_clauses(sentence[:match.start()])):
+        return False
+    rest = set(lemmas(sentence[:match.start()] + " " + sentence[match.end():]))
+    excepted = [t for t in lemmas(match.group(1)) if len(t) > 2]
+    asked = [t for t in excepted if weights.get(t, 0.0) > 0]
+    # the question names the case itself (most of its words), not only the word it is a case of
+    return 2 * len(asked) >= len(excepted) and any(t not in rest for t in asked)
 
 
 def _sentence_lead(ruling: str, lang: str, weights: dict[str, float] | None, question: str | None,
@@ -300,3 +322,18 @@ def _yes(sentence: str, lang: str) -> str:
     if condition is not None and len(condition.group(1).split()) >= 3:
         return "Yes, if the condition below holds." if lang == "en" else f"Да, если {condition.group(1).strip()}."
     return "Yes." if lang == "en" else "Да."
+
+
+#: A verdict an answer opens with before a colon («Нет: за стратагему платят …», "No: you pay …").
+_VERDICT_COLON = re.compile(r"^\s*(да|нет|yes|no)\s*:\s*(\S)", re.I)
+
+
+def own_verdict(answer: str) -> str:
+    """``answer`` with the verdict it opens with before a colon made a sentence of its own
+    («Нет: за стратагему …» → «Нет. За стратагему …»): the verdict, not a label of what follows.
+    Any other answer is returned as it is; no verdict is ever added."""
+    match = _VERDICT_COLON.match(answer)
+    if match is None:
+        return answer
+    verdict = match.group(1)
+    return f"{verdict[0].upper()}{verdict[1:].lower()}. {match.group(2).upper()}{answer[match.end():]}"

@@ -600,3 +600,24 @@ def test_a_characteristic_s_entry_is_read_whole_and_the_other_entries_are_anothe
     unlabelled = [sentence(x.replace(" (AP):", ",").replace(" (D):", ",")) for x in lines]
     plain = choose([("weapons", "rule", unlabelled)], weights, {"0"}, "yesno")
     assert plain is not None and "хуже 0" in plain.text
+
+
+def test_a_permission_excepting_the_asked_case_inline_denies(built: Path) -> None:
+    """«… могут прибыть …, за исключением первого раунда сражения» answers «… в первом раунде?» with «Нет»."""
+    from rulekb.kb.ask.answer import ask
+
+    ruling = "Отряды могут прибыть в любой фазе движения, за исключением первого раунда сражения."
+    weights = {"отряд": 1.0, "прибыть": 2.0, "первый": 1.0, "раунд": 1.0}
+    assert yes_no_lead(ruling, "ru", weights, "Могут ли отряды прибыть в первом раунде?") == "Нет."
+    # a case the exception does not name keeps the permission
+    assert yes_no_lead(ruling, "ru", {"отряд": 1.0, "прибыть": 2.0, "раунд": 1.0},
+                       "Могут ли отряды прибыть в этом раунде?") == "Да."
+    # an exception in a denying or a permission-less sentence is no new verdict
+    assert yes_no_lead("Отряды прибывают в фазе движения, кроме первого раунда.", "ru", weights,
+                       "Могут ли отряды прибыть в первом раунде?") is None
+    first = ask("Может ли отряд из стратегического резерва выйти на поле боя в первом раунде битвы?",
+                build_dir=built, use_faq=False)["card"]
+    assert first["text"].startswith("Нет.") and "за исключением первого раунда" in first["text"]
+    second = ask("Может ли отряд из стратегического резерва выйти на поле боя во втором раунде битвы?",
+                 build_dir=built, use_faq=False)["card"]
+    assert not second["text"].startswith("Нет.")
