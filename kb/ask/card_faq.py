@@ -13,7 +13,7 @@ from rulekb.kb.faq.entries import DEFAULT_THRESHOLD
 from rulekb.kb.faq.gate import gate_entry
 from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.choice import choose
-from rulekb.kb.text.verdicts import own_verdict, yes_no_lead
+from rulekb.kb.text.verdicts import yes_no_lead
 
 __all__ = ["english_answer_weights", "faq_gate", "faq_part"]
 
@@ -44,7 +44,7 @@ def faq_part(
     cited_ranked = sorted(cited, key=lambda n: top_ids.index(n) if n in top_ids else len(top_ids))
     candidates = [(n, index.features[n].kind, marked_sentences(marked, index.features[n])) for n in cited_ranked]
     choice = choose(candidates, weights, numbers, form, groups, second_form(question, form))
-    answer = own_verdict(entry.answer_en if lang == "en" and entry.answer_en else entry.answer)
+    answer = entry.answer_en if lang == "en" and entry.answer_en else entry.answer
     # the entry's own quotes are the words of the text that rule (checked against the lines at build)
     quotes = [q for c in entry.citations for q in c.quotes]
     ruling = " … ".join(quotes) if quotes else (choice.text if choice is not None else "")
@@ -53,7 +53,7 @@ def faq_part(
     lead = None
     if form == "yesno" and not re.match(r"^(да|нет|yes|no)\b", answer.strip(), re.I):
         # an English answer is read by the English question's own words (the weights are Russian)
-        answer_weights = english_answer_weights(question) if lang == "en" and entry.answer_en else weights
+        answer_weights = english_answer_weights(question) if answer is entry.answer_en else weights
         lead = yes_no_lead(answer, lang, answer_weights, question, english) or (
             yes_no_lead(ruling, lang, weights, question, english) if ruling else None)
     if lang == "en" and not entry.answer_en:  # the English lead and terms above our Russian answer

@@ -24,7 +24,6 @@ __all__ = [
     "english_predicates",
     "main_clauses",
     "only_one_denies",
-    "own_verdict",
     "predicate_verdict",
     "question_conditions",
     "question_predicates",
@@ -322,18 +321,3 @@ def _yes(sentence: str, lang: str) -> str:
     if condition is not None and len(condition.group(1).split()) >= 3:
         return "Yes, if the condition below holds." if lang == "en" else f"Да, если {condition.group(1).strip()}."
     return "Yes." if lang == "en" else "Да."
-
-
-#: A verdict an answer opens with before a colon («Нет: за стратагему платят …», "No: you pay …").
-_VERDICT_COLON = re.compile(r"^\s*(да|нет|yes|no)\s*:\s*(\S)", re.I)
-
-
-def own_verdict(answer: str) -> str:
-    """``answer`` with the verdict it opens with before a colon made a sentence of its own
-    («Нет: за стратагему …» → «Нет. За стратагему …»): the verdict, not a label of what follows.
-    Any other answer is returned as it is; no verdict is ever added."""
-    match = _VERDICT_COLON.match(answer)
-    if match is None:
-        return answer
-    verdict = match.group(1)
-    return f"{verdict[0].upper()}{verdict[1:].lower()}. {match.group(2).upper()}{answer[match.end():]}"

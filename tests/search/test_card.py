@@ -796,32 +796,3 @@ def test_a_terminology_question_finds_an_inflected_or_misspelt_english_name(buil
     assert pick_concepts(built, "How is Consolidaton rendered?", []) == ["consolidate"]
     card = ask("How is Overwach translated in Kill Team?", build_dir=built)["card"]
     assert card["kind"] == "terminology" and {p["edition"] for p in card["per_edition"]} == {"kt"}
-
-
-def test_a_faq_answer_s_verdict_before_a_colon_leads_the_card_as_its_own_sentence(built: Path) -> None:
-    """«Нет: за стратагему платят …» leads the card «Нет. За стратагему платят …»: the verdict is no label."""
-    from rulekb.kb.evaluation.answers import verdict_leads
-    from rulekb.kb.search.searcher import get_index
-    from rulekb.kb.text.verdicts import own_verdict
-
-    assert own_verdict("Нет: за стратагему платят CP.") == "Нет. За стратагему платят CP."
-    assert own_verdict("No: you pay the CP.") == "No. You pay the CP."
-    # an answer opening otherwise is kept as it is, and no verdict is ever added
-    for answer in ("Нет, если правило прямо не говорит иное: бросок …", "Бросают D6: результат …", "Нетто: x"):
-        assert own_verdict(answer) == answer
-    opening = re.compile(r"^(Да|Нет):\s*(\S+)")
-    led = 0
-    for entry in get_index(built).faq:
-        match = opening.match(entry.answer)
-        if match is None:
-            continue
-        card = ask(entry.question, build_dir=built)["card"]
-        if card["source"] != "faq" or len(card["per_edition"]) > 1:
-            continue
-        rest = entry.answer[match.end(1):].lstrip(": ")
-        if rest[1:] not in card["text"]:
-            continue  # another entry answered
-        assert card["text"].startswith(f"{match.group(1)}. {rest[0].upper()}"), card["text"]
-        assert match.group(1).casefold() in verdict_leads(card["text"])
-        led += 1
-    assert led >= 10
