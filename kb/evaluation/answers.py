@@ -47,15 +47,18 @@ def fold_answer(text: str) -> str:
 
 
 VERDICTS = frozenset({"да", "нет", "yes", "no"})
-# A verdict leads the card or one edition's part of it: at the start of a line, after at most a short
-# label such as «10-я редакция:» or "10th edition:".
-_LEAD = re.compile(r"(?:^|\n)[ \t]*(?:[^\n:.!?]{1,40}:[ \t]*)?(\w+)")
+# A verdict leads the card or one edition's part of it: the first word of a line («Нет: …», "No. …"),
+# or the first after a short label such as «10-я редакция:» or "10th edition:".
+_LINE_START = re.compile(r"^[ \t]*(\w+)", re.M)
+_AFTER_LABEL = re.compile(r"^[ \t]*[^\n:.!?]{1,40}:[ \t]*(\w+)", re.M)
 
 
 def verdict_leads(text: str) -> set[str]:
     """The verdict words (folded) that lead ``text`` or one of its lines."""
     folded = text.casefold().replace("ё", "е")
-    return {m.group(1) for m in _LEAD.finditer(folded)} & VERDICTS
+    words = {m.group(1) for m in _LINE_START.finditer(folded)}
+    words |= {m.group(1) for m in _AFTER_LABEL.finditer(folded)}
+    return words & VERDICTS
 
 
 def carries(text: str, keywords: Iterable[str]) -> bool:

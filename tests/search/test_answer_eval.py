@@ -25,6 +25,8 @@ def test_a_verdict_keyword_counts_only_where_it_leads() -> None:
     assert carries("Да, если отряд не двигался.", ["да", "не двигался"])
     assert carries("10-я редакция: Нет: отряд не может стрелять.\n6-я редакция: Да.", ["Нет", "не может"])
     assert carries("10th edition: No: it cannot shoot.", ["no"])
+    assert carries("Нет: за стратагему платят один раз.\n«…»", ["нет"])  # a FAQ answer's verdict and colon
+    assert not carries("Стратагемы: нельзя использовать дважды.", ["нет"])
     assert not carries("Для данного отряда действует правило.", ["да", "правило"])
     assert not carries("10-я редакция: если нет моделей в отряде, он уничтожен.", ["нет"])
     assert not carries("A normal move of 6 inches.", ["No", "6"])
