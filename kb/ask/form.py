@@ -23,6 +23,7 @@ from pathlib import Path
 from rulekb.corpus.editions import default_edition, display_order
 from rulekb.kb.store import read_manifest
 from rulekb.kb.text.analysis import lemmas as lemmas_of
+from rulekb.kb.text.asked import asking_sentence
 
 __all__ = [
     "FORMS",
@@ -100,12 +101,6 @@ _NAMING = re.compile(
 _IN_TRANSLATION = re.compile(r"(в\s+(?:этом\s+|русском\s+)?(?:переводе|тексте|книг\w*)|[A-Za-z]{3,})")
 
 
-def _asking_sentence(text: str) -> str:
-    """The last sentence of ``text`` that asks («?»): a situation is often told before the question."""
-    sentences = [x for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
-    return next((x for x in reversed(sentences) if "?" in x), sentences[-1] if sentences else "")
-
-
 #: A yes/no question joined to another one («… и можно ли …», "…, and can it …").
 _AND_YESNO = re.compile(r"(?:\b(?:и|а)\s+(?:можно|нельзя|может|могут|обязан\w*|должн\w*)\b|\bли\b"
                         r"|\band\s+(?:can|could|does|do|is|are|must|may)\b)", re.IGNORECASE)
@@ -143,7 +138,7 @@ def question_form(question: str, compare: bool = False, editions: int = 0) -> st
         return "comparison"
     if _NUMBER.search(text):
         return "number"
-    if _YESNO_EN.search(text) or _YESNO_EN.search(_asking_sentence(text)) or (
+    if _YESNO_EN.search(text) or _YESNO_EN.search(asking_sentence(text)) or (
             _YESNO_EN_CLAUSE.search(text) and not _WH_EN_OPENING.match(text)):
         return "yesno"  # "My tank is in engagement range. Can it still shoot?": the sentence that asks
     lowered = text.lower()
@@ -153,7 +148,7 @@ def question_form(question: str, compare: bool = False, editions: int = 0) -> st
         li = re.search(r"\bли\b", lowered)
         if wh is None or (li is not None and li.start() < wh.start()) or re.match(r"^(?:а\s+)?(?:можно|нельзя)", lowered):
             return "yesno"
-    if _MEASURE.search(_asking_sentence(text)):
+    if _MEASURE.search(asking_sentence(text)):
         return "number"  # a measure the situation tells («в 3 дюймах лежит объектив. Как мне …?») asks nothing
     if re.search(r"\b(?:можн[оа]|нельзя|может|могут)\b", lowered) and not _WH_RU.search(lowered):
         return "yesno"

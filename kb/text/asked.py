@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from rulekb.kb.text.analysis import lemma, tokens
 
-__all__ = ["CLAUSE_SPLIT", "SUBORDINATE", "WORD", "EnglishVocabulary", "english_predicates", "pos", "question_conditions",
+__all__ = ["CLAUSE_SPLIT", "SUBORDINATE", "WORD", "EnglishVocabulary", "asking_sentence", "english_predicates", "pos", "question_conditions",
            "question_predicates", "question_situation"]
 
 #: Modal and linking words of a question: they ask, they are not what is asked.
@@ -21,6 +21,30 @@ SUBORDINATE = re.compile(r"^(?:и\s+|а\s+|но\s+)?(?:если|когда|по�
                           r"|даже\s+если|в\s+случае)\b", re.I)
 CLAUSE_SPLIT = re.compile(r"\s*(?:[,;:()]|\s[—–-]\s)\s*")
 WORD = re.compile(r"[а-яё]+", re.I)
+_ASIDES = re.compile(r"«[^»]*»|\([^)]*\)|\[[^\]]*\]")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def asking_sentence(text: str) -> str:
+    """The last sentence of ``text`` that asks («?»), else its last: a situation is often told before
+    the question («… Могу я специально провалить тест?»)."""
+    return _asking(_sentences(text))
+
+
+def _sentences(text: str) -> list[str]:
+    return [x for x in _SENTENCE_END.split(text) if x.strip()]
+
+
+def _asking(sentences: list[str]) -> str:
+    return next((x for x in reversed(sentences) if "?" in x), sentences[-1] if sentences else "")
+
+
+def _told(question: str) -> tuple[str, list[str], str]:
+    """``question`` folded (lower case, ё = е, names in «» and asides removed), its sentences, and
+    the one that asks."""
+    text = _ASIDES.sub(" ", question.lower().replace("ё", "е"))
+    sentences = _sentences(text)
+    return text, sentences, _asking(sentences)
 
 
 @lru_cache(maxsize=20_000)
@@ -37,10 +61,7 @@ def question_predicates(question: str, asking_only: bool = False) -> tuple[str, 
     ли … видимым»), outside its conditions («если нападает», «чтобы выйти») and its modals — those
     of the sentence that asks, else (not ``asking_only``) of the situation told before («…
     провалил баттлшок … Можно?»)."""
-    text = re.sub(r"«[^»]*»|\([^)]*\)|\[[^\]]*\]", " ", question.lower().replace("ё", "е"))  # names, asides
-    asked = [x for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
-    # the sentence that asks («… Могу я специально провалить тест?»), not the situation told before it
-    asking = next((x for x in reversed(asked) if "?" in x), asked[-1] if asked else "")
+    text, _, asking = _told(question)  # the sentence that asks, not the situation told before it
     return _predicates(asking) or (_predicates(text) if asking != text and not asking_only else ())
 
 
@@ -49,9 +70,7 @@ def question_conditions(question: str) -> tuple[str, ...]:
     """The content lemmas of the conditions a yes/no question states in its asking sentence
     («… отряд, который бежал в фазу стрельбы, …», «…, если её подставка свисает за край»): a ruling
     sentence carrying them is the exception or case that decides."""
-    text = re.sub(r"«[^»]*»|\([^)]*\)|\[[^\]]*\]", " ", question.lower().replace("ё", "е"))
-    asked = [x for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
-    asking = next((x for x in reversed(asked) if "?" in x), asked[-1] if asked else "")
+    asking = _told(question)[2]
     out: list[str] = []
     for clause in CLAUSE_SPLIT.split(asking):
         if not SUBORDINATE.match(clause):
@@ -68,9 +87,7 @@ def question_situation(question: str) -> tuple[str, ...]:
     """The content lemmas of the situation a question tells before its asking sentence («Мой отряд в
     этом ходу сделал фолбэк из рукопашки. Могу я … объявить им чардж?»), then its conditions
     (:func:`question_conditions`): the case the ruling is asked about."""
-    text = re.sub(r"«[^»]*»|\([^)]*\)|\[[^\]]*\]", " ", question.lower().replace("ё", "е"))
-    asked = [x for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
-    asking = next((x for x in reversed(asked) if "?" in x), asked[-1] if asked else "")
+    _, asked, asking = _told(question)
     out: list[str] = []
     if asking in asked:
         _content(" ".join(asked[: asked.index(asking)]), out)
@@ -145,8 +162,7 @@ def english_predicates(question: str, english: EnglishVocabulary) -> tuple[str, 
     through the English vocabulary the build ships, keeping the verbs and adjectives they stand for
     ("shoot" → «стрелять», "visible" → «видимый»; "phase" names no predicate)."""
     text = re.sub(r'"[^"]*"|«[^»]*»|\([^)]*\)', " ", question.lower())
-    asked = [x for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
-    asking = next((x for x in reversed(asked) if "?" in x), asked[-1] if asked else "")
+    asking = asking_sentence(text)
     asking = re.split(r"\b(?:if|when|while|after|before|unless)\b", asking)[0] or asking
     table = _english_predicate_table(english)
     out: list[str] = []
