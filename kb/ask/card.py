@@ -32,6 +32,7 @@ from rulekb.kb.ask.card_editions import (
     with_defining,
 )
 from rulekb.kb.ask.card_parts import Part, ruling_part
+from rulekb.kb.ask.card_sections import with_section_names
 from rulekb.kb.ask.card_terms import asked_editions, pick_concepts, terminology_card
 from rulekb.kb.ask.faq_pick import screen_matches
 from rulekb.kb.ask.form import (
@@ -281,6 +282,7 @@ def _parts(index: Any, parsed: Any, question: str, editions: Sequence[str], by_e
         if part is not None and comparison:
             part = with_second_ruling(index, marked, part, edition_hits, weights, numbers, form,
                                       compared_form(question))
+            part = with_section_names(index, part, parsed.concepts)
         if part is not None:
             parts.append(part)
     return parts
