@@ -24,6 +24,7 @@ from rulekb.kb.ask.card_compare import compared_terms, engine_line, what_changed
 from rulekb.kb.ask.card_editions import (
     CONFIRM_HITS,
     PER_EDITION_SHARE,
+    compared_passages,
     concept_filter,
     confirmed_editions,
     defining_editions,
@@ -273,12 +274,19 @@ def _parts(index: Any, parsed: Any, question: str, editions: Sequence[str], by_e
         if not edition_hits and (edition in asked or comparison):
             edition_hits = [h for h in search_parsed(index, index.parse(question, edition), 5, snippets=False)
                             if h.edition == edition]
-        if comparison:
-            edition_hits = with_defining(index, parsed.concepts, edition, edition_hits)
-        if not edition_hits:
+        ranked = with_defining(index, parsed.concepts, edition, edition_hits) if comparison else edition_hits
+        if not ranked:
             continue
-        part = ruling_part(index, marked, parsed, question, edition, edition_hits, weights, numbers, form, lang,
+        part = ruling_part(index, marked, parsed, question, edition, ranked, weights, numbers, form, lang,
                            use_faq, gates, faq_matches)
+        if comparison and (part is None or part.source == "text"):
+            # the FAQ gate read the edition's passages as retrieval ranks them; the ruling from the text
+            # reads the compared mechanic's own passages second and third
+            edition_hits = compared_passages(index, parsed, question, edition, ranked)
+            part = ruling_part(index, marked, parsed, question, edition, edition_hits, weights, numbers, form,
+                               lang, False, [], ()) or part
+        else:
+            edition_hits = ranked
         if part is not None and comparison:
             part = with_second_ruling(index, marked, part, edition_hits, weights, numbers, form,
                                       compared_form(question))
