@@ -283,8 +283,9 @@ def _parts(index: Any, parsed: Any, question: str, editions: Sequence[str], by_e
             # the FAQ gate read the edition's passages as retrieval ranks them; the ruling from the text
             # reads the compared mechanic's own passages second and third
             edition_hits = compared_passages(index, parsed, question, edition, ranked)
-            part = ruling_part(index, marked, parsed, question, edition, edition_hits, weights, numbers, form,
-                               lang, False, [], ()) or part
+            if [h.node_id for h in edition_hits[:3]] != [h.node_id for h in ranked[:3]]:  # the part reads three
+                part = ruling_part(index, marked, parsed, question, edition, edition_hits, weights, numbers, form,
+                                   lang, False, [], ()) or part
         else:
             edition_hits = ranked
         if part is not None and comparison:
