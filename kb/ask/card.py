@@ -24,6 +24,7 @@ from rulekb.kb.ask.card_compare import compared_terms, engine_line, what_changed
 from rulekb.kb.ask.card_editions import (
     CONFIRM_HITS,
     PER_EDITION_SHARE,
+    compared_passages,
     concept_filter,
     confirmed_editions,
     defining_editions,
@@ -32,6 +33,7 @@ from rulekb.kb.ask.card_editions import (
     with_defining,
 )
 from rulekb.kb.ask.card_parts import Part, ruling_part
+from rulekb.kb.ask.card_sections import with_section_names
 from rulekb.kb.ask.card_terms import asked_editions, pick_concepts, terminology_card
 from rulekb.kb.ask.faq_pick import screen_matches
 from rulekb.kb.ask.form import (
@@ -272,15 +274,24 @@ def _parts(index: Any, parsed: Any, question: str, editions: Sequence[str], by_e
         if not edition_hits and (edition in asked or comparison):
             edition_hits = [h for h in search_parsed(index, index.parse(question, edition), 5, snippets=False)
                             if h.edition == edition]
-        if comparison:
-            edition_hits = with_defining(index, parsed.concepts, edition, edition_hits)
-        if not edition_hits:
+        ranked = with_defining(index, parsed.concepts, edition, edition_hits) if comparison else edition_hits
+        if not ranked:
             continue
-        part = ruling_part(index, marked, parsed, question, edition, edition_hits, weights, numbers, form, lang,
+        part = ruling_part(index, marked, parsed, question, edition, ranked, weights, numbers, form, lang,
                            use_faq, gates, faq_matches)
+        if comparison and (part is None or part.source == "text"):
+            # the FAQ gate read the edition's passages as retrieval ranks them; the ruling from the text
+            # reads the compared mechanic's own passages second and third
+            edition_hits = compared_passages(index, parsed, question, edition, ranked)
+            if [h.node_id for h in edition_hits[:3]] != [h.node_id for h in ranked[:3]]:  # the part reads three
+                part = ruling_part(index, marked, parsed, question, edition, edition_hits, weights, numbers, form,
+                                   lang, False, [], ()) or part
+        else:
+            edition_hits = ranked
         if part is not None and comparison:
             part = with_second_ruling(index, marked, part, edition_hits, weights, numbers, form,
                                       compared_form(question))
+            part = with_section_names(index, part, parsed.concepts)
         if part is not None:
             parts.append(part)
     return parts

@@ -11,8 +11,10 @@ from typing import Any
 
 from rulekb.corpus.editions import default_edition, display_order
 from rulekb.kb.search.query_text import detect_editions
+from rulekb.kb.search.searcher import search_parsed
 
-__all__ = ["BARE_ORDINAL", "CONFIRM_HITS", "OTHER_EDITIONS_MIN_WEIGHT", "PER_EDITION_SHARE", "Defining", "concept_filter",
+__all__ = ["BARE_ORDINAL", "COMPARED_DEPTH", "CONFIRM_HITS", "MECHANIC_MIN_WEIGHT", "OTHER_EDITIONS_MIN_WEIGHT",
+           "PER_EDITION_SHARE", "Defining", "compared_passages", "concept_filter",
            "confirmed_editions", "defining_editions", "named_editions", "ordinal_editions", "unmarked_editions",
            "with_defining"]
 
@@ -112,6 +114,49 @@ def with_defining(index: Any, concepts: Sequence[str], edition: str, hits: Seque
             lead = Defining(features.id, features.kind, edition)
             return [lead] + [h for h in hits if h.node_id != lead.node_id]
     return list(hits)
+
+
+#: A comparison reads each compared edition's own ranking this deep (the search restricted to the edition).
+COMPARED_DEPTH = 10
+#: A concept this specific (its weight in the index) or more can be the mechanic a comparison's part reads.
+MECHANIC_MIN_WEIGHT = 0.25
+
+
+def _mechanic(index: Any, parsed: Any, edition: str, ranked: Sequence[Any]) -> set[str]:
+    """The passages of one edition that define the compared mechanic: the question's concept (specific
+    enough, :data:`MECHANIC_MIN_WEIGHT`) that the edition's best-ranked passage defining any of them defines
+    — one named unambiguously before one an ambiguous word names («цель»: a target or a stratagem's
+    target), the most specific when it defines several."""
+    concepts = [c for c in parsed.concepts if index.concept_weight(c) >= MECHANIC_MIN_WEIGHT]
+    defining = {c: set(index.concept_nodes.get(c, {}).get(edition, [])) for c in concepts}
+    for hit in ranked:
+        found = [c for c in concepts if hit.node_id in defining[c]]
+        if found:
+            best = max(found, key=lambda c: (parsed.concept_share.get(c, 1.0) >= 1.0, index.concept_weight(c)))
+            return defining[best]
+    return set()
+
+
+def compared_passages(index: Any, parsed: Any, question: str, edition: str, hits: Sequence[Any]) -> list[Any]:
+    """One compared edition's passages for its part's ruling from the text. ``hits`` are the edition's
+    passages as the card reads them (:func:`with_defining`: the curated definition of the question's most
+    specific concept, else the first hit, leads); the first of them still leads, then every passage of the
+    edition's own ranking (the search restricted to the edition, :data:`COMPARED_DEPTH` deep, then
+    ``hits``) that defines the compared mechanic (:func:`_mechanic`), in ranked order, then the rest: ten
+    mixed hits hold only the edition's share, and the passage that rules on the case asked is often the
+    mechanic's second or third definition, fourth or lower there (the 6th edition's «Объявление
+    нападения» behind its primary targets and line of sight)."""
+    lead = list(hits)
+    own = [h for h in search_parsed(index, index.parse(question, edition), COMPARED_DEPTH, snippets=False)
+           if h.edition == edition]
+    seen = {h.node_id for h in own}
+    ranked = own + [h for h in lead if h.node_id not in seen]
+    mechanic = _mechanic(index, parsed, edition, ranked)
+    first = lead[:1]
+    taken = {h.node_id for h in first}
+    defining = [h for h in ranked if h.node_id in mechanic and h.node_id not in taken]
+    taken |= {h.node_id for h in defining}
+    return first + defining + [h for h in ranked if h.node_id not in taken]
 
 
 def concept_filter(index: Any, parsed: Any) -> Any:
