@@ -19,6 +19,7 @@ from rulekb.kb.text.asked import (
     question_predicates,
     question_situation,
 )
+from rulekb.kb.text.verdict_cases import APPLYING, bound_fails, case_included
 
 __all__ = [
     "english_predicates",
@@ -75,10 +76,11 @@ def _polarity(sentence: str, strong_only: bool) -> str | None:
 
 #: A question asking about more than one («двух лидеров», "two different targets") …
 _SEVERAL = re.compile(r"\b(два|двух|две|двум|двумя|оба|обе|обоих|несколько|нескольк\w+|разн\w+|дважды|втор\w+\s+раз|two|both"
-                      r"|several|multiple|different|twice|second\s+time)\b", re.I)
+                      # doing it again («могут опять включить ранцы», «ещё раз», "again")
+                      r"|опять|снова|повторно|ещ[её]\s+раз|several|multiple|different|twice|second\s+time|again)\b", re.I)
 #: … and a ruling allowing only one («только один лидер», «по одной и той же цели», "only one").
 _ONLY_ONE = re.compile(r"\b(только\s+(?:один|одн\w+)|одн\w+\s+и\s+т\w+\s+же|не\s+более\s+(?:одного|одной)|only\s+one"
-                       r"|the\s+same\s+target|more\s+than\s+once)\b"
+                       r"|the\s+same\s+target|more\s+than\s+once|(?:всего|только|лишь)\s+(?:один\s+)?раз\s+(?:за|в)\s|only\s+once|once\s+per)\b"
                        # «ни один кубик не может быть переброшен более 1 раза»: a denial limiting to once
                        r"|\b(?:не|ни|нельзя)\s[^.;]*?более\s*(?:1|одного)\s*раз", re.I)
 
@@ -184,7 +186,23 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
     ``english``, the build's English vocabulary (:func:`english_predicates`), against the Russian ruling.
     ``situation``: the terms standing for the question's situation and conditions
     (:func:`question_situation`), each mapped to its word: a list item stating one of them that no
-    other sentence states, under a lead-in excepting its items («за исключением случаев, когда …:»), denies."""
+    other sentence states, under a lead-in excepting its items («за исключением случаев, когда …:»), denies.
+    The case the question tells decides first (:mod:`rulekb.kb.text.verdict_cases`): a distance it gives
+    that breaks the ruling's bound denies; a case the ruling includes inline answers a question asking
+    whether the rule applies («работает?») «Да»."""
+    sentences = [s for s in re.split(r"(?<=[.!?;])\s+|\s+(?=•)", ruling) if s.strip()]
+    if question and weights and bound_fails(sentences, question, weights):
+        return "No." if lang == "en" else "Нет."  # «… в пределах 12 дюймов» for a target 18 inches away
+    lead = _read_lead(ruling, lang, weights, question, english, situation)
+    if lead is None and question and weights and set(question_predicates(question)) & APPLYING and (
+            case_included(sentences, weights)):
+        return "Yes." if lang == "en" else "Да."  # «теряет рану (включая … смертельных ранений)» for «от морталов работает?»
+    return lead
+
+
+def _read_lead(ruling: str, lang: str, weights: dict[str, float] | None, question: str | None,
+               english: EnglishVocabulary | None, situation: Collection[str] | None) -> str | None:
+    """The lead :func:`yes_no_lead` reads off the predicate and the sentence carrying the question."""
     unstated = stated = False
     predicates: tuple[str, ...] = ()
     if question and (lang != "en" or english):
@@ -216,8 +234,9 @@ _PERMITS = re.compile(r"\b(можно|может|могут|можете|мож[
 
 
 #: An exception a permitting sentence states inline, up to its clause's end («…, за исключением первого
-#: раунда сражения», «кроме …»).
-_INLINE_EXCEPTION = re.compile(r"\b(?:за\s+исключением|кроме)\s+([^.;:,()]{3,80})", re.I)
+#: раунда сражения», «кроме …», an English answer's "except Leadership and its armour save").
+_INLINE_EXCEPTION = re.compile(r"\b(?:за\s+исключением|кроме|except(?:\s+for)?|other\s+than|apart\s+from)\s+([^.;:,()]{3,80})",
+                               re.I)
 
 
 def _case_excepted(sentence: str, weights: Mapping[str, float]) -> bool:
@@ -287,11 +306,17 @@ _EXCEPTION = re.compile(r"\b(за\s+исключением|исключени\w+
 
 
 def _excepts(sentences: Sequence[str], i: int) -> bool:
-    """Whether the list item ``sentences[i]`` is under a lead-in that excepts its items."""
+    """Whether the list item ``sentences[i]`` is a case where what the list rules is not allowed: under
+    a lead-in that excepts its items from what it permits, or under one that forbids («Некоторым
+    отрядам запрещено объявлять нападение. Это возможно по следующим причинам: • …»)."""
     k = i - 1
     while k >= 0 and sentences[k].lstrip().startswith("•"):
         k -= 1
-    return k >= 0 and sentences[k].rstrip().endswith(":") and bool(_EXCEPTION.search(sentences[k]))
+    if k < 0 or not sentences[k].rstrip().endswith(":"):
+        return False
+    if _EXCEPTION.search(sentences[k]):
+        return True
+    return not _EXCEPTION.search(sentences[k - 1] if k > 0 else "") and _list_polarity(sentences, i) == "no"
 
 
 def _excepted(sentences: Sequence[str], seen: Sequence[set[str]], weights: dict[str, float],
