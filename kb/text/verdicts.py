@@ -22,7 +22,9 @@ from rulekb.kb.text.asked import (
 from rulekb.kb.text.verdict_cases import APPLYING, bound_fails, case_included
 
 __all__ = [
+    "answer_verdict",
     "english_predicates",
+    "limits_to_one",
     "main_clauses",
     "only_one_denies",
     "predicate_verdict",
@@ -77,10 +79,14 @@ def _polarity(sentence: str, strong_only: bool) -> str | None:
 #: A question asking about more than one («двух лидеров», "two different targets") …
 _SEVERAL = re.compile(r"\b(два|двух|две|двум|двумя|оба|обе|обоих|несколько|нескольк\w+|разн\w+|дважды|втор\w+\s+раз|two|both"
                       # doing it again («могут опять включить ранцы», «ещё раз», "again")
-                      r"|опять|снова|повторно|ещ[её]\s+раз|several|multiple|different|twice|second\s+time|again)\b", re.I)
+                      r"|опять|снова|повторно|ещ[её]\s+раз|several|multiple|different|twice|second\s+time|again)\b"
+                      # both of two («и с пистолета и с болтера», «и в движение, и в нападение»)
+                      r"|\bи\s+(?:в|во|с|со|из|на)\s+[^,.?!]+?,?\s+и\s+(?:в|во|с|со|из|на)\s", re.I)
 #: … and a ruling allowing only one («только один лидер», «по одной и той же цели», "only one").
 _ONLY_ONE = re.compile(r"\b(только\s+(?:один|одн\w+)|одн\w+\s+и\s+т\w+\s+же|не\s+более\s+(?:одного|одной)|only\s+one"
                        r"|the\s+same\s+target|more\s+than\s+once|(?:всего|только|лишь)\s+(?:один\s+)?раз\s+(?:за|в)\s|only\s+once|once\s+per)\b"
+                       # one of two: «может стрелять либо из пистолетов, либо из всех остальных видов …»
+                       r"|\bлибо\s[^.;]+?,\s*либо\s|\beither\s[^.;]+?\bor\b"
                        # «ни один кубик не может быть переброшен более 1 раза»: a denial limiting to once
                        r"|\b(?:не|ни|нельзя)\s[^.;]*?более\s*(?:1|одного)\s*раз", re.I)
 
@@ -88,6 +94,15 @@ _ONLY_ONE = re.compile(r"\b(только\s+(?:один|одн\w+)|одн\w+\s+и
 #: A second yes/no question joined to the first ("…, and does … stack?", «… и можно ли …»).
 _SECOND_QUESTION = re.compile(r"\b(?:and|or)\s+(?:can|could|does|do|is|are|must|may|will)\b"
                               r"|\b(?:и|а)\s+(?:можно|нельзя|может|могут|нужно|должен|должны|обязан\w*)\s+ли\b", re.I)
+
+
+def limits_to_one(ruling: str) -> bool:
+    """Whether ``ruling`` allows only one, or once («всего раз за каждый ход», «либо …, либо …»), in
+    words that say so themselves («одного и того же профиля» does not: it names, it does not limit)."""
+    return bool(_ONLY_ONE.search(_SAME.sub(" ", ruling)))
+
+
+_SAME = re.compile(r"\b(?:одн\w+\s+и\s+т\w+\s+же|the\s+same\s+target)\b", re.I)
 
 
 def only_one_denies(question: str, ruling: str) -> bool:
@@ -346,3 +361,33 @@ def _yes(sentence: str, lang: str) -> str:
     if condition is not None and len(condition.group(1).split()) >= 3:
         return "Yes, if the condition below holds." if lang == "en" else f"Да, если {condition.group(1).strip()}."
     return "Yes." if lang == "en" else "Да."
+
+
+#: Words restricting what a sentence states: a «Нет» is no contradiction of it.
+_RESTRICTS = re.compile(r"\b(только|лишь|нужно|надо|необходимо|должн\w*|обязан\w*|only|must|need)\b", re.I)
+#: The verdict an answer opens with («Нет: …», «Да, …», "No. …").
+_OPENING_VERDICT = re.compile(r"^\s*(да|нет|yes|no)\b[\s.,:;—–-]*", re.I)
+
+
+def answer_verdict(answer: str, question: str, lang: str = "ru", english: EnglishVocabulary | None = None) -> str:
+    """``answer`` (a FAQ entry's, opening with its verdict) as it answers ``question``: its opening
+    verdict answers the entry's own question, and when the question asks the opposite («Могу я сделать
+    им обычное движение?» for an entry answering «Нужно ли делать фолбэк …?» «Нет: … он может сделать
+    обычное перемещение …»), the rest of the answer states the question's predicate, by its own lemma,
+    with the other polarity: the card leads with that verdict instead, the answer's words unchanged.
+    Otherwise ``answer`` as written."""
+    opening = _OPENING_VERDICT.match(answer)
+    if opening is None:
+        return answer
+    predicates = question_predicates(question) if lang != "en" else english_predicates(question, english or ())
+    rest = answer[opening.end():]
+    found = stated_predicate(rest, predicates)
+    if found is None or found[0] < 1.0:
+        return answer
+    written = "no" if opening.group(1).lower() in ("нет", "no") else "yes"
+    if found[1] == written:
+        return answer
+    if found[1] == "yes" and (not _PERMITS.search(found[2]) or _RESTRICTS.search(found[2])):
+        return answer  # «Нужно видеть тело цели», «используют только раз за ход» restrict, they do not permit
+    verdict = ("No." if found[1] == "no" else "Yes.") if lang == "en" else ("Нет." if found[1] == "no" else "Да.")
+    return f"{verdict} {rest[:1].upper()}{rest[1:]}"

@@ -5,7 +5,9 @@ again under a ruling allowing it once; and the form of a question with a modal a
 from __future__ import annotations
 
 from rulekb.kb.ask.form import question_form
+from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.asked import question_situation
+from rulekb.kb.text.sentences import Sentence
 from rulekb.kb.text.verdict_cases import bound_fails, case_included, question_distances
 from rulekb.kb.text.verdicts import only_one_denies, yes_no_lead
 
@@ -96,3 +98,46 @@ def test_a_modal_without_a_question_word_asks_yes_or_no_though_it_names_a_measur
     assert question_form("напарник стоит в 2 дюймах — напарник тоже может открыть огонь?") == "yesno"
     assert question_form("дальность нападения прыжковых ранцев") == "number"
     assert question_form("на какое расстояние может двигаться прыжковый ранец?") == "number"
+
+
+def test_a_faq_answer_s_opening_verdict_gives_way_to_what_its_rest_states_for_the_question_asked() -> None:
+    from rulekb.kb.text.verdicts import answer_verdict
+
+    answer = ("Нет: если единственные вражеские модели в зоне поражения отряда — САМОЛЁТЫ, он может сделать обычное "
+              "перемещение или продвижение.")
+    asked = "Мой отряд в зоне поражения самолёта. Могу я сделать им обычное движение?"
+    assert answer_verdict(answer, asked).startswith("Да. Если единственные вражеские модели")
+    # the entry's own question («Нужно ли отступать?») has no predicate the rest states: as written
+    assert answer_verdict(answer, "Мой отряд в зоне поражения самолёта. Нужно ли ему отступать?") == answer
+    # a rest that restricts («нужно», «только») is no contradiction of a «Нет»
+    restricted = "Нет: прыжковые ранцы используют только раз за ход — либо в фазе движения, либо в фазе наступления."
+    assert answer_verdict(restricted, "Можно ли использовать ранцы и в фазе движения, и в фазе наступления?") == restricted
+    agreeing = "Да: отряд может сделать обычное перемещение."
+    assert answer_verdict(agreeing, asked) == agreeing
+
+
+def _sentence(text: str, mark: str = "rule") -> Sentence:
+    return Sentence(text, mark, tuple(t.text for t in tokens(text)))
+
+
+def test_the_sentence_allowing_once_joins_a_card_asked_about_both_and_denies() -> None:
+    from rulekb.kb.ask.card_verdict import limiting_sentence
+
+    question = "Можно ли использовать ранцы и в фазе движения, и в фазе наступления одного хода?"
+    shown = "Модель, использующая прыжковый ранец, может свободно передвигаться над моделями в фазе движения."
+    once = "Прыжковые единицы могут использовать свои ранцы всего раз за каждый ход – либо в фазе движения, либо в фазе наступления."
+    weights = {"использовать": 1.0, "ранец": 2.0, "фаза": 0.5, "движение": 1.0, "наступление": 1.0, "ход": 0.5}
+    passages = [("a", [_sentence(shown)]), ("b", [_sentence("Ранцы описаны ниже.", "flavour"), _sentence(once)])]
+    found = limiting_sentence(question, "ru", None, shown, shown, weights, passages)
+    assert found == ("b", once)
+    assert only_one_denies(question, f"{shown} {found[1]}")
+    # a question asking about one use takes nothing, nor does a text that limits already
+    assert limiting_sentence("Можно ли использовать ранцы в фазе наступления?", "ru", None, shown, shown, weights,
+                             passages) is None
+    assert limiting_sentence(question, "ru", None, once, once, weights, passages) is None
+    # a sentence naming «одного и того же …» limits nothing; one carrying little of the question and not
+    # stating what is asked does not join
+    same = "Все атаки одного и того же профиля выполняются до атак другого профиля."
+    little = "Каждый юнит можно выбрать только один раз за фазу."
+    assert limiting_sentence(question, "ru", None, shown, shown, weights,
+                             [("c", [_sentence(same)]), ("d", [_sentence(little)])]) is None
