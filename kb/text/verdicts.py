@@ -209,9 +209,11 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
     if question and weights and bound_fails(sentences, question, weights):
         return "No." if lang == "en" else "Нет."  # «… в пределах 12 дюймов» for a target 18 inches away
     lead = _read_lead(ruling, lang, weights, question, english, situation)
-    if lead is not None and lead.startswith("Да, если ") and weights and question and not any(
-            weights.get(t, 0.0) > 0 for t in lemmas(lead[len("Да, если "):])):
-        return None  # «Да, если на поле боя есть подходящие юниты …»: a case the question does not tell
+    if lead is not None and lead.startswith("Да, если ") and weights and question and question_situation(question) and (
+            not any(weights.get(t, 0.0) > 0 for t in lemmas(lead[len("Да, если "):]))):
+        # the question tells its own case («чардж после дипстрайка»), the condition shares no word with
+        # it («Да, если на поле боя есть подходящие юниты …»): a permission for another case
+        return None
     if lead is None and question and weights and set(question_predicates(question)) & APPLYING and (
             case_included(sentences, weights)):
         return "Yes." if lang == "en" else "Да."  # «теряет рану (включая … смертельных ранений)» for «от морталов работает?»

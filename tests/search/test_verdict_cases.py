@@ -143,10 +143,12 @@ def test_the_sentence_allowing_once_joins_a_card_asked_about_both_and_denies() -
                              [("c", [_sentence(same)]), ("d", [_sentence(little)])]) is None
 
 
-def test_a_yes_on_a_condition_the_question_shares_no_word_with_leads_nothing() -> None:
+def test_a_yes_on_a_condition_sharing_no_word_with_the_case_the_question_tells_leads_nothing() -> None:
     ruling = "Если на поле боя есть подходящие юниты вашей армии, вы можете выбрать эти юниты, чтобы объявить атаку."
     weights = {"выбрать": 1.0, "атака": 1.0, "глубокий": 2.0, "удар": 1.0}
     # the permission holds on a case the question does not tell: no verdict rather than «Да, если …»
     assert yes_no_lead(ruling, "ru", weights, "Можно выбрать их для атаки после глубокого удара?") is None
+    # a question telling no case of its own gets the condition as the answer
+    assert str(yes_no_lead(ruling, "ru", weights, "Можно выбрать их для атаки?")).startswith("Да, если на поле боя")
     told = {**weights, "юнит": 1.0, "армия": 1.0}
     assert str(yes_no_lead(ruling, "ru", told, "Юниты армии рядом. Можно выбрать их для атаки?")).startswith("Да, если")
