@@ -13,7 +13,7 @@ from rulekb.kb.faq.entries import DEFAULT_THRESHOLD
 from rulekb.kb.faq.gate import gate_entry
 from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.choice import choose
-from rulekb.kb.text.verdicts import yes_no_lead
+from rulekb.kb.text.verdicts import answer_verdict, yes_no_lead
 
 __all__ = ["english_answer_weights", "faq_gate", "faq_part"]
 
@@ -51,9 +51,12 @@ def faq_part(
     if len(ruling) > MAX_QUOTE:
         ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
     lead = None
+    in_english = answer is entry.answer_en
+    if form == "yesno":  # an opening verdict answering the entry's question, not the opposite one asked
+        answer = answer_verdict(answer, question, lang, english)
     if form == "yesno" and not re.match(r"^(да|нет|yes|no)\b", answer.strip(), re.I):
         # an English answer is read by the English question's own words (the weights are Russian)
-        answer_weights = english_answer_weights(question) if answer is entry.answer_en else weights
+        answer_weights = english_answer_weights(question) if in_english else weights
         lead = yes_no_lead(answer, lang, answer_weights, question, english) or (
             yes_no_lead(ruling, lang, weights, question, english) if ruling else None)
     if lang == "en" and not entry.answer_en:  # the English lead and terms above our Russian answer

@@ -14,9 +14,9 @@ from rulekb.kb.text.analysis import lemmas
 from rulekb.kb.text.asked import EnglishVocabulary, english_predicates, question_predicates
 from rulekb.kb.text.choice import carried
 from rulekb.kb.text.sentences import NON_RULING
-from rulekb.kb.text.verdicts import stated_predicate
+from rulekb.kb.text.verdicts import limits_to_one, only_one_denies, stated_predicate
 
-__all__ = ["VERDICT_CARRIED", "VERDICT_HITS", "verdict_sentence", "with_verdict_sentence"]
+__all__ = ["VERDICT_CARRIED", "VERDICT_HITS", "limiting_sentence", "verdict_sentence", "with_verdict_sentence"]
 
 #: How many of the edition's top passages are read for the sentence stating the predicate …
 VERDICT_HITS = 5
@@ -62,7 +62,34 @@ def with_verdict_sentence(question: str, form: str, lang: str, english: EnglishV
         return choice
     found = verdict_sentence(question, lang, english, choice.text, choice.best, weights, passages, groups)
     if found is None:
+        found = limiting_sentence(question, lang, english, choice.text, choice.best, weights, passages, groups)
+    if found is None:
         return choice
     leaf, sentence = found
     citations.append({"source_id": leaf.source_id, "lines": list(leaf.lines), "quote": sentence})
     return replace(choice, text=f"{choice.text} {sentence}")
+
+
+def limiting_sentence(question: str, lang: str, english: EnglishVocabulary | None, shown: str, best: str,
+                      weights: dict[str, float], passages: Sequence[tuple[Any, Sequence[Any]]],
+                      groups: Any = None) -> tuple[Any, str] | None:
+    """``(leaf, sentence)``: for a question asking whether both of two, or a thing again, may be done
+    («и в движение, и в нападение в один ход?», «… опять включить ранцы?»), when the ``shown`` text allows
+    nothing only once, the ruling sentence of ``passages`` that does («… всего раз за каждый ход — либо в
+    фазе движения, либо в фазе наступления»), carrying at least :data:`VERDICT_CARRIED` of what the chosen
+    sentence ``best`` carries or stating the question's predicate — the most of the question's words first, then rank; ``None`` otherwise."""
+    if only_one_denies(question, shown) or not only_one_denies(question, "только один"):
+        return None  # the shown text limits already, or the question asks about no second one
+    floor = VERDICT_CARRIED * carried(lemmas(best), weights, groups)
+    predicates = question_predicates(question, asking_only=True) if lang != "en" else english_predicates(question, english or ())
+    found: tuple[tuple[float, int], Any, str] | None = None
+    for rank, (leaf, sentences) in enumerate(passages):
+        for sentence in sentences:
+            if sentence.mark in NON_RULING or sentence.text in shown or not limits_to_one(sentence.text):
+                continue
+            score = carried(sentence.lemmas, weights, groups)
+            # it carries the question as much as the chosen sentence, or it states what is asked
+            enough = score >= floor or stated_predicate(sentence.text, predicates) is not None
+            if score > 0 and enough and (found is None or (score, -rank) > found[0]):
+                found = ((score, -rank), leaf, sentence.text)
+    return None if found is None else (found[1], found[2])

@@ -148,10 +148,10 @@ def question_form(question: str, compare: bool = False, editions: int = 0) -> st
         li = re.search(r"\bли\b", lowered)
         if wh is None or (li is not None and li.start() < wh.start()) or re.match(r"^(?:а\s+)?(?:можно|нельзя)", lowered):
             return "yesno"
+    if re.search(r"\b(?:можн[оа]|нельзя|может|могут)\b", lowered) and not _WH_RU.search(lowered):
+        return "yesno"  # a modal and no question word asks yes/no, a measure named or not («… перекинуть дистанцию?»)
     if _MEASURE.search(asking_sentence(text)):
         return "number"  # a measure the situation tells («в 3 дюймах лежит объектив. Как мне …?») asks nothing
-    if re.search(r"\b(?:можн[оа]|нельзя|может|могут)\b", lowered) and not _WH_RU.search(lowered):
-        return "yesno"
     if _PROCEDURE.search(text):
         return "procedure"
     if text.endswith("?") and not _WH_RU.search(lowered) and not re.search(r"\b(?:what|how|which|when|where|who|why)\b", lowered):

@@ -91,7 +91,14 @@ def question_situation(question: str) -> tuple[str, ...]:
     out: list[str] = []
     if asking in asked:
         _content(" ".join(asked[: asked.index(asking)]), out)
+    told = _TOLD_BEFORE_DASH.split(asking)
+    if len(told) > 1:  # «Отряд … палил из тяжёлого болтера навскидку — может он после этого …?»
+        _content(" ".join(told[:-1]), out)
     return tuple(dict.fromkeys([*out, *question_conditions(question)]))
+
+
+#: A situation told in the asking sentence itself, before a dash and the question after it.
+_TOLD_BEFORE_DASH = re.compile(r"\s[—–-]\s(?=[^—–]*\?\s*$)")
 
 
 def _content(clause: str, out: list[str]) -> None:

@@ -19,9 +19,12 @@ from rulekb.kb.text.asked import (
     question_predicates,
     question_situation,
 )
+from rulekb.kb.text.verdict_cases import APPLYING, bound_fails, case_included
 
 __all__ = [
+    "answer_verdict",
     "english_predicates",
+    "limits_to_one",
     "main_clauses",
     "only_one_denies",
     "predicate_verdict",
@@ -75,10 +78,15 @@ def _polarity(sentence: str, strong_only: bool) -> str | None:
 
 #: A question asking about more than one («двух лидеров», "two different targets") …
 _SEVERAL = re.compile(r"\b(два|двух|две|двум|двумя|оба|обе|обоих|несколько|нескольк\w+|разн\w+|дважды|втор\w+\s+раз|two|both"
-                      r"|several|multiple|different|twice|second\s+time)\b", re.I)
+                      # doing it again («могут опять включить ранцы», «ещё раз», "again")
+                      r"|опять|снова|повторно|ещ[её]\s+раз|several|multiple|different|twice|second\s+time|again)\b"
+                      # both of two («и с пистолета и с болтера», «и в движение, и в нападение»)
+                      r"|\bи\s+(?:в|во|с|со|из|на)\s+[^,.?!]+?,?\s+и\s+(?:в|во|с|со|из|на)\s", re.I)
 #: … and a ruling allowing only one («только один лидер», «по одной и той же цели», "only one").
 _ONLY_ONE = re.compile(r"\b(только\s+(?:один|одн\w+)|одн\w+\s+и\s+т\w+\s+же|не\s+более\s+(?:одного|одной)|only\s+one"
-                       r"|the\s+same\s+target|more\s+than\s+once)\b"
+                       r"|the\s+same\s+target|more\s+than\s+once|(?:всего|только|лишь)\s+(?:один\s+)?раз\s+(?:за|в)\s|only\s+once|once\s+per)\b"
+                       # one of two: «может стрелять либо из пистолетов, либо из всех остальных видов …»
+                       r"|\bлибо\s[^.;]+?,\s*либо\s|\beither\s[^.;]+?\bor\b"
                        # «ни один кубик не может быть переброшен более 1 раза»: a denial limiting to once
                        r"|\b(?:не|ни|нельзя)\s[^.;]*?более\s*(?:1|одного)\s*раз", re.I)
 
@@ -86,6 +94,15 @@ _ONLY_ONE = re.compile(r"\b(только\s+(?:один|одн\w+)|одн\w+\s+и
 #: A second yes/no question joined to the first ("…, and does … stack?", «… и можно ли …»).
 _SECOND_QUESTION = re.compile(r"\b(?:and|or)\s+(?:can|could|does|do|is|are|must|may|will)\b"
                               r"|\b(?:и|а)\s+(?:можно|нельзя|может|могут|нужно|должен|должны|обязан\w*)\s+ли\b", re.I)
+
+
+def limits_to_one(ruling: str) -> bool:
+    """Whether ``ruling`` allows only one, or once («всего раз за каждый ход», «либо …, либо …»), in
+    words that say so themselves («одного и того же профиля» does not: it names, it does not limit)."""
+    return bool(_ONLY_ONE.search(_SAME.sub(" ", ruling)))
+
+
+_SAME = re.compile(r"\b(?:одн\w+\s+и\s+т\w+\s+же|the\s+same\s+target)\b", re.I)
 
 
 def only_one_denies(question: str, ruling: str) -> bool:
@@ -184,7 +201,28 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
     ``english``, the build's English vocabulary (:func:`english_predicates`), against the Russian ruling.
     ``situation``: the terms standing for the question's situation and conditions
     (:func:`question_situation`), each mapped to its word: a list item stating one of them that no
-    other sentence states, under a lead-in excepting its items («за исключением случаев, когда …:»), denies."""
+    other sentence states, under a lead-in excepting its items («за исключением случаев, когда …:»), denies.
+    The case the question tells decides first (:mod:`rulekb.kb.text.verdict_cases`): a distance it gives
+    that breaks the ruling's bound denies; a case the ruling includes inline answers a question asking
+    whether the rule applies («работает?») «Да»."""
+    sentences = [s for s in re.split(r"(?<=[.!?;])\s+|\s+(?=•)", ruling) if s.strip()]
+    if question and weights and bound_fails(sentences, question, weights):
+        return "No." if lang == "en" else "Нет."  # «… в пределах 12 дюймов» for a target 18 inches away
+    lead = _read_lead(ruling, lang, weights, question, english, situation)
+    if lead is not None and lead.startswith("Да, если ") and weights and question and question_situation(question) and (
+            not any(weights.get(t, 0.0) > 0 for t in lemmas(lead[len("Да, если "):]))):
+        # the question tells its own case («чардж после дипстрайка»), the condition shares no word with
+        # it («Да, если на поле боя есть подходящие юниты …»): a permission for another case
+        return None
+    if lead is None and question and weights and set(question_predicates(question)) & APPLYING and (
+            case_included(sentences, weights)):
+        return "Yes." if lang == "en" else "Да."  # «теряет рану (включая … смертельных ранений)» for «от морталов работает?»
+    return lead
+
+
+def _read_lead(ruling: str, lang: str, weights: dict[str, float] | None, question: str | None,
+               english: EnglishVocabulary | None, situation: Collection[str] | None) -> str | None:
+    """The lead :func:`yes_no_lead` reads off the predicate and the sentence carrying the question."""
     unstated = stated = False
     predicates: tuple[str, ...] = ()
     if question and (lang != "en" or english):
@@ -216,8 +254,9 @@ _PERMITS = re.compile(r"\b(можно|может|могут|можете|мож[
 
 
 #: An exception a permitting sentence states inline, up to its clause's end («…, за исключением первого
-#: раунда сражения», «кроме …»).
-_INLINE_EXCEPTION = re.compile(r"\b(?:за\s+исключением|кроме)\s+([^.;:,()]{3,80})", re.I)
+#: раунда сражения», «кроме …», an English answer's "except Leadership and its armour save").
+_INLINE_EXCEPTION = re.compile(r"\b(?:за\s+исключением|кроме|except(?:\s+for)?|other\s+than|apart\s+from)\s+([^.;:,()]{3,80})",
+                               re.I)
 
 
 def _case_excepted(sentence: str, weights: Mapping[str, float]) -> bool:
@@ -287,11 +326,17 @@ _EXCEPTION = re.compile(r"\b(за\s+исключением|исключени\w+
 
 
 def _excepts(sentences: Sequence[str], i: int) -> bool:
-    """Whether the list item ``sentences[i]`` is under a lead-in that excepts its items."""
+    """Whether the list item ``sentences[i]`` is a case where what the list rules is not allowed: under
+    a lead-in that excepts its items from what it permits, or under one that forbids («Некоторым
+    отрядам запрещено объявлять нападение. Это возможно по следующим причинам: • …»)."""
     k = i - 1
     while k >= 0 and sentences[k].lstrip().startswith("•"):
         k -= 1
-    return k >= 0 and sentences[k].rstrip().endswith(":") and bool(_EXCEPTION.search(sentences[k]))
+    if k < 0 or not sentences[k].rstrip().endswith(":"):
+        return False
+    if _EXCEPTION.search(sentences[k]):
+        return True
+    return not _EXCEPTION.search(sentences[k - 1] if k > 0 else "") and _list_polarity(sentences, i) == "no"
 
 
 def _excepted(sentences: Sequence[str], seen: Sequence[set[str]], weights: dict[str, float],
@@ -321,3 +366,33 @@ def _yes(sentence: str, lang: str) -> str:
     if condition is not None and len(condition.group(1).split()) >= 3:
         return "Yes, if the condition below holds." if lang == "en" else f"Да, если {condition.group(1).strip()}."
     return "Yes." if lang == "en" else "Да."
+
+
+#: Words restricting what a sentence states: a «Нет» is no contradiction of it.
+_RESTRICTS = re.compile(r"\b(только|лишь|нужно|надо|необходимо|должн\w*|обязан\w*|only|must|need)\b", re.I)
+#: The verdict an answer opens with («Нет: …», «Да, …», "No. …").
+_OPENING_VERDICT = re.compile(r"^\s*(да|нет|yes|no)\b[\s.,:;—–-]*", re.I)
+
+
+def answer_verdict(answer: str, question: str, lang: str = "ru", english: EnglishVocabulary | None = None) -> str:
+    """``answer`` (a FAQ entry's, opening with its verdict) as it answers ``question``: its opening
+    verdict answers the entry's own question, and when the question asks the opposite («Могу я сделать
+    им обычное движение?» for an entry answering «Нужно ли делать фолбэк …?» «Нет: … он может сделать
+    обычное перемещение …»), the rest of the answer states the question's predicate, by its own lemma,
+    with the other polarity: the card leads with that verdict instead, the answer's words unchanged.
+    Otherwise ``answer`` as written."""
+    opening = _OPENING_VERDICT.match(answer)
+    if opening is None:
+        return answer
+    predicates = question_predicates(question) if lang != "en" else english_predicates(question, english or ())
+    rest = answer[opening.end():]
+    found = stated_predicate(rest, predicates)
+    if found is None or found[0] < 1.0:
+        return answer
+    written = "no" if opening.group(1).lower() in ("нет", "no") else "yes"
+    if found[1] == written:
+        return answer
+    if found[1] == "yes" and (not _PERMITS.search(found[2]) or _RESTRICTS.search(found[2])):
+        return answer  # «Нужно видеть тело цели», «используют только раз за ход» restrict, they do not permit
+    verdict = ("No." if found[1] == "no" else "Yes.") if lang == "en" else ("Нет." if found[1] == "no" else "Да.")
+    return f"{verdict} {rest[:1].upper()}{rest[1:]}"

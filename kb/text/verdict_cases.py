@@ -1,0 +1,87 @@
+"""Verdicts a ruling states about the case a yes/no question tells, besides its permission or
+prohibition: a distance the question gives against the bound the ruling sets («… только в том случае,
+если атакующая модель находится в пределах 12 дюймов» for a target 18 inches away), and a case the
+ruling includes inline («теряет рану (включая раны, потерянные из-за смертельных ранений)» for «фнп от
+морталов работает?»). Read by :func:`rulekb.kb.text.verdicts.yes_no_lead`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from rulekb.kb.text.analysis import lemmas
+
+__all__ = ["APPLYING", "bound_fails", "case_included", "question_distances"]
+
+#: A distance a question gives: «18 дюймов», «в 2 дюймах», `9"`, "8 inches".
+_DISTANCE = re.compile(r"(\d{1,2})(?:-?х|-?ти)?\s*(?:\"|″|''|дюйм\w*|inch\w*)", re.I)
+_UNIT = r"(?:-?х|-?ти)?\s*(?:\"|″|''|дюйм\w*|inch\w*)"
+#: The bounds a ruling sets on a distance, each with the test a distance ``m`` must pass against ``n``
+#: («не более» before «более»: a limit, not a minimum).
+_BOUNDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bне\s+(?:более|больше|дальше)\s+(?:чем\s+(?:в|на)\s+)?(\d{1,2})" + _UNIT, re.I), "le"),
+    (re.compile(r"\bне\s+ближе\s+(?:чем\s+(?:в|на)\s+)?(\d{1,2})" + _UNIT, re.I), "ge"),
+    (re.compile(r"\b(?:в\s+пределах|within|up\s+to)\s+(\d{1,2})" + _UNIT, re.I), "le"),
+    (re.compile(r"(?<!не\s)\b(?:более|больше|дальше|свыше|more\s+than)\s+(?:чем\s+(?:в|на)\s+)?(\d{1,2})" + _UNIT, re.I), "gt"),
+)
+_QUOTED = re.compile(r"«[^»]*»|\"[^\"]*\"")
+_PERMITS = re.compile(r"\b(можно|может|могут|можете|мож[её]т|разреша\w*|позволя\w*|can|may)\b", re.I)
+_DENIES = re.compile(r"\b(не\s+может|не\s+могут|не\s+можете|нельзя|запрещ\w*|никогда|cannot|can't|may\s+not)\b", re.I)
+
+
+def question_distances(question: str) -> set[int]:
+    """The distances in inches a question gives (a dice roll «2D6″» is none)."""
+    return {int(m.group(1)) for m in _DISTANCE.finditer(question) if not re.search(r"[DdДд]\s*$", question[:m.start()])}
+
+
+def _passes(test: str, m: int, n: int) -> bool:
+    return m <= n if test == "le" else m >= n if test == "ge" else m > n
+
+
+def bound_fails(ruling: Sequence[str], question: str, weights: Mapping[str, float]) -> bool:
+    """Whether the one distance the question gives breaks the bound of the ruling sentence that
+    permits under it («можно установить … на расстоянии более 9 дюймов» for 8 inches) or keeps the
+    bound a prohibition sets («не может … в пределах 9 дюймов» for 8): the verdict is «Нет». Of the
+    sentences of ``ruling`` stating one bound and a permission or prohibition, the one carrying most
+    of the question's ``weights`` decides; quoted text («…») is what another rule says, not this one."""
+    distances = question_distances(question)
+    if len(distances) != 1:
+        return False
+    (m,) = distances
+    best: tuple[float, bool] | None = None
+    for sentence in ruling:
+        text = _QUOTED.sub(" ", sentence)
+        bounds = [(int(found.group(1)), test) for pattern, test in _BOUNDS for found in pattern.finditer(text)]
+        if len({n for n, _ in bounds}) != 1:
+            continue
+        denies, permits = bool(_DENIES.search(text)), bool(_PERMITS.search(text))
+        if not (denies or permits):
+            continue
+        n, test = bounds[0]
+        fails = _passes(test, m, n) if denies else not _passes(test, m, n)
+        carried = sum(w for t, w in weights.items() if t in set(lemmas(text)))
+        if carried > 0 and (best is None or carried > best[0]):
+            best = (carried, fails)
+    return best is not None and best[1]
+
+
+#: Verbs asking whether a rule applies to a case («работает?», «действует ли …», "does it apply").
+APPLYING = frozenset({"работать", "действовать", "срабатывать", "сработать", "применяться", "распространяться",
+                      "работает", "apply", "applies", "work", "works"})
+#: A case a ruling includes inline, up to its clause's end («(включая раны, потерянные из-за смертельных
+#: ранений)», «в том числе …», "including …").
+_INCLUDED = re.compile(r"\b(?:включая|в\s+том\s+числе|including)\s+([^.;:()]{3,100})", re.I)
+
+
+def case_included(ruling: Sequence[str], weights: Mapping[str, float]) -> bool:
+    """Whether a sentence of ``ruling`` includes inline the case the question names: the inclusion
+    carries a question's term the rest of its sentence does not, and the question names at least half
+    of the inclusion's words — the rule applies to that case (mirror of an inline exception)."""
+    for sentence in ruling:
+        for found in _INCLUDED.finditer(sentence):
+            rest = set(lemmas(sentence[:found.start()] + " " + sentence[found.end():]))
+            included = [t for t in lemmas(found.group(1)) if len(t) > 3]
+            asked = [t for t in included if weights.get(t, 0.0) > 0]
+            if included and 2 * len(asked) >= len(included) and any(t not in rest for t in asked):
+                return True
+    return False
