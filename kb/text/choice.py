@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from rulekb.kb.text.context import carried, context_scores, entry_of
 from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
 
-__all__ = ["MAX_TEXT", "SHORT_PASSAGE", "Choice", "carried", "choose"]
+__all__ = ["MAX_TEXT", "SHORT_PASSAGE", "Choice", "carried", "choose", "with_lists"]
 
 _PERMISSION = re.compile(
     r"\b(можно|нельзя|может|могут|можете|мож[её]т|не\s+мо\w+|должн\w*|обязан\w*|разреша\w*|запрещ\w*|считается|считаются"
@@ -81,6 +81,7 @@ def choose(
     also: str | None = None,
     conditions: Mapping[str, str] | None = None,
     headings: Mapping[str, Iterable[str]] | None = None,
+    asked: dict[str, float] | None = None,
 ) -> Choice | None:
     """The best sentence(s) across ``candidates`` — ``(node_id, kind, sentences)`` in rank order.
 
@@ -92,8 +93,12 @@ def choose(
     carries most of them joins, with its lead-in (the case of the rule the question is about);
     ``headings``: node id → the lemmas of the heading the passage sits under — the words of it the
     passage never prints («ТАНКОВЫЙ ШОК» over a stratagem's text, «СПЕЦИАЛЬНЫЕ ПРАВИЛА» over a list
-    of them) count for its ruling sentences as its naming line does (:data:`rulekb.kb.text.context.OWN_HEADING`)."""
-    top = max(weights.values(), default=1.0)
+    of them) count for its ruling sentences as its naming line does (:data:`rulekb.kb.text.context.OWN_HEADING`);
+    ``asked``: the weights the leading sentence is chosen by, when they differ from ``weights`` (the
+    asking clause's terms over the set-up's: :func:`rulekb.kb.ask.card_parts.asked_weights`) — what
+    joins it is still read by ``weights``."""
+    leading = asked if asked is not None else weights
+    top = max(leading.values(), default=1.0)
     # a comparison's second form is what it compares: the measure or the permission each edition rules
     compared = also if form == "comparison" else None
     best: tuple[float, int, int, list[float]] | None = None
@@ -101,8 +106,8 @@ def choose(
     for rank, (node_id, kind, sentences) in enumerate(usable):
         decay = RANK_DECAY[rank]
         kind_factor = 1.08 if kind == "summary" else 1.0
-        scores = [_score(s, weights, numbers, form, top, groups, compared) * decay * kind_factor for s in sentences]
-        scores = context_scores(sentences, scores, weights, groups, headings.get(node_id, ()) if headings else (),
+        scores = [_score(s, leading, numbers, form, top, groups, compared) * decay * kind_factor for s in sentences]
+        scores = context_scores(sentences, scores, leading, groups, headings.get(node_id, ()) if headings else (),
                                 decay * kind_factor)
         if sentences[-1].text.rstrip().endswith(":"):
             scores[-1] *= ANNOUNCES_NOTHING  # it announces what the passage does not print
@@ -185,6 +190,8 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
         chosen += [j for j in steps[:MAX_STEPS] if j != i]
         if first > 0 and sentences[first - 1].text.rstrip().endswith(":") and first - 1 != i:
             chosen.append(first - 1)
+        else:
+            chosen += [j for j in _steps_lead(sentences, first, scores, scores[i]) if j not in chosen]
     extra = len(chosen) - 1  # the steps do not take the places of the sentences the question needs
     limit = 4 if form == "procedure" else 2
     if i > 0 and sentences[i - 1].mark not in NON_RULING and i - 1 not in chosen and scores[i - 1] >= NEIGHBOUR * scores[i] > 0:
@@ -225,7 +232,7 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
         chosen = _with_form(sentences, chosen, scores, also)
     if conditions:
         chosen = _with_case(sentences, chosen, weights, conditions)
-    chosen = _with_lists(sentences, chosen)
+    chosen = with_lists(sentences, chosen)
     text = " ".join(sentences[j].text for j in sorted(chosen))
     longest = MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT
     if len(text) > longest:
@@ -235,6 +242,28 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
 
 #: At most this many items of a list a chosen sentence announces («…следующих условий:») join it.
 LIST_ITEMS = 4
+
+
+#: The sentences before a procedure's first step that lead into it go back at most this far …
+STEPS_LEAD = 2
+#: … to the nearest one scoring at least this share of the best sentence.
+STEPS_LEAD_SHARE = 0.5
+
+
+def _steps_lead(sentences: Sequence[Sentence], first: int, scores: Sequence[float], best: float) -> list[int]:
+    """The sentences that lead into a procedure's steps when no «…:» announces them: back from the
+    first step to the nearest ruling sentence carrying the question's words (at least
+    :data:`STEPS_LEAD_SHARE` of the best one's score, at most :data:`STEPS_LEAD` back) — «Во время
+    выполнения стремительного продвижения оба отряда кидают D6 и прибавляют … инициативы» before «•
+    Если результат победившего … больше или равен …»: the first step, told in prose. Empty when no
+    such sentence is that near."""
+    for back in range(1, STEPS_LEAD + 1):
+        j = first - back
+        if j < 0 or sentences[j].mark in NON_RULING or STEP.match(sentences[j].text):
+            return []
+        if scores[j] >= STEPS_LEAD_SHARE * best > 0:
+            return list(range(j, first))
+    return []
 
 
 def _fits(text: str, form: str) -> bool:
@@ -311,7 +340,7 @@ def _case_elsewhere(usable: Sequence[tuple[str, str, Sequence[Sentence]]], rank:
     if best is None:
         return None
     sentences = usable[best[1]][2]
-    picked = _with_lists(sentences, [best[2]])
+    picked = with_lists(sentences, [best[2]])
     if len(picked) < 2:
         return None  # an item without the lead-in saying what it is a case of
     return " ".join(sentences[j].text for j in sorted(picked) if sentences[j].text not in text)
@@ -327,7 +356,7 @@ def _is_item(sentence: Sentence) -> bool:
     return sentence.text.lstrip().startswith(("•", "-", "–"))
 
 
-def _with_lists(sentences: Sequence[Sentence], chosen: list[int]) -> list[int]:
+def with_lists(sentences: Sequence[Sentence], chosen: list[int]) -> list[int]:
     """``chosen`` with the items («• …») of each list a chosen sentence announces by ending with «:»,
     and for a chosen item, the sentence announcing its list (an item alone — «• Отряд бежал в фазу
     стрельбы» — does not say what it is a case of: «Некоторым отрядам запрещено объявлять нападение.
