@@ -187,7 +187,7 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
     if form == "procedure" and len(steps) >= 2:
         # a procedure is answered by its ordered steps, whichever sentence names the question's words
         first = steps[0]
-        chosen += [j for j in steps[:MAX_STEPS] if j != i]
+        chosen += [j for j in _steps_span(sentences, steps[:MAX_STEPS]) if j != i]
         if first > 0 and sentences[first - 1].text.rstrip().endswith(":") and first - 1 != i:
             chosen.append(first - 1)
         else:
@@ -248,6 +248,18 @@ LIST_ITEMS = 4
 STEPS_LEAD = 2
 #: … to the nearest one scoring at least this share of the best sentence.
 STEPS_LEAD_SHARE = 0.5
+
+
+def _steps_span(sentences: Sequence[Sentence], steps: Sequence[int]) -> list[int]:
+    """The steps of a procedure with the ruling sentences each step goes on with up to the next step
+    («- Раны должны быть распределены на модели в базовом контакте … Если есть более одного
+    подходящего кандидата, игрок … выбирает …» before «- Если нет моделей в базовом контакте …»):
+    the ordered steps whole, when they fit in a procedure's card (:data:`MAX_TEXT` × 1.5); else the
+    steps alone."""
+    span = [j for j in range(steps[0], steps[-1] + 1) if sentences[j].mark not in NON_RULING]
+    if sum(len(sentences[j].text) + 1 for j in span) <= MAX_TEXT * 3 // 2:
+        return span
+    return list(steps)
 
 
 def _steps_lead(sentences: Sequence[Sentence], first: int, scores: Sequence[float], best: float) -> list[int]:

@@ -86,3 +86,26 @@ def test_a_procedure_s_steps_come_with_the_prose_step_leading_into_them() -> Non
     unrelated = [opening, *filler, note, *steps, closing]
     plain = choose([("a", "rule", unrelated)], weights, set(), "procedure")
     assert plain is not None and note.text not in plain.text
+
+
+def test_a_procedure_shows_each_step_with_the_sentences_it_goes_on_with() -> None:
+    lead = sentence("Чтобы определить потери, распределите раны в следующем порядке:")
+    first = sentence("- Раны распределяются на модели в базовом контакте с теми, кто атакует на этом шаге.")
+    details = [sentence("Если подходящих моделей несколько, игрок, которого атакуют, сам выбирает модель."),
+               sentence("Бросьте спасброски за эту модель, если они у неё есть."),
+               sentence("Удалите модель как погибшую, если она потеряла последнее ранение."),
+               sentence("Затем продолжайте с той же моделью, пока она не погибнет.")]
+    second = sentence("- Если моделей в базовом контакте нет, рана распределяется на ближайшую вражескую модель.")
+    second_detail = sentence("Если таких моделей несколько на равном расстоянии, их владелец выбирает одну из них.")
+    filler = [sentence(f"Посторонняя длинная фраза номер {i} о совсем другом правиле, без вопроса в ней.") for i in range(10)]
+    passage = [*filler[:5], lead, first, *details, second, second_detail, *filler[5:]]
+    choice = choose([("a", "rule", passage)], {"распределять": 2.0, "рана": 2.0}, set(), "procedure")
+    assert choice is not None
+    texts = [x.text for x in (lead, first, *details, second, second_detail)]
+    assert all(t in choice.text for t in texts)
+    assert [choice.text.index(t) for t in texts] == sorted(choice.text.index(t) for t in texts)
+    # steps too far apart to show whole with what lies between them are shown alone
+    far = [*filler[:5], lead, first, *(filler * 2), second]
+    apart = choose([("a", "rule", far)], {"распределять": 2.0, "рана": 2.0}, set(), "procedure")
+    assert apart is not None and first.text in apart.text and second.text in apart.text
+    assert apart.text.count("Посторонняя") < 10
