@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from rulekb.kb.text.context import carried, context_scores, entry_of
 from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
+from rulekb.kb.text.steps import procedure_steps
 
 __all__ = ["MAX_TEXT", "SHORT_PASSAGE", "Choice", "carried", "choose", "with_lists"]
 
@@ -167,6 +168,10 @@ FORM_FROM_OTHER = 0.3
 #: its score joins it: the rule runs over both («…включает турбоускорение, он может передвинуться на
 #: 36"…» before «Если … не включает турбоускорение, он может передвинуться на 2D6"…»).
 NEIGHBOUR = 0.6
+#: Sentences of the chosen passage scoring this share of the best one's score are tied with it …
+TIED = 0.95
+#: … and when at least this many are, they are all shown (within the card's length).
+TIED_SENTENCES = 3
 #: At most this many sentences from one passage.
 MAX_SENTENCES = 4
 #: At most this many steps of a procedure's ordered list.
@@ -186,12 +191,10 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
     steps = [j for j, x in enumerate(sentences) if STEP.match(x.text) and x.mark not in NON_RULING]
     if form == "procedure" and len(steps) >= 2:
         # a procedure is answered by its ordered steps, whichever sentence names the question's words
-        first = steps[0]
-        chosen += [j for j in _steps_span(sentences, steps[:MAX_STEPS]) if j != i]
-        if first > 0 and sentences[first - 1].text.rstrip().endswith(":") and first - 1 != i:
-            chosen.append(first - 1)
-        else:
-            chosen += [j for j in _steps_lead(sentences, first, scores, scores[i]) if j not in chosen]
+        chosen += [j for j in procedure_steps(sentences, steps[:MAX_STEPS], i, scores, MAX_TEXT * 3 // 2) if j not in chosen]
+    tied = [j for j, x in enumerate(sentences) if j not in chosen and x.mark not in NON_RULING and scores[j] >= TIED * scores[i]]
+    if len(tied) + 1 >= TIED_SENTENCES:
+        chosen += tied  # the passage as a whole is about what is asked (its heading names it): each of them rules
     extra = len(chosen) - 1  # the steps do not take the places of the sentences the question needs
     limit = 4 if form == "procedure" else 2
     if i > 0 and sentences[i - 1].mark not in NON_RULING and i - 1 not in chosen and scores[i - 1] >= NEIGHBOUR * scores[i] > 0:
@@ -242,40 +245,6 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
 
 #: At most this many items of a list a chosen sentence announces («…следующих условий:») join it.
 LIST_ITEMS = 4
-
-
-#: The sentences before a procedure's first step that lead into it go back at most this far …
-STEPS_LEAD = 2
-#: … to the nearest one scoring at least this share of the best sentence.
-STEPS_LEAD_SHARE = 0.5
-
-
-def _steps_span(sentences: Sequence[Sentence], steps: Sequence[int]) -> list[int]:
-    """The steps of a procedure with the ruling sentences each step goes on with up to the next step
-    («- Раны должны быть распределены на модели в базовом контакте … Если есть более одного
-    подходящего кандидата, игрок … выбирает …» before «- Если нет моделей в базовом контакте …»):
-    the ordered steps whole, when they fit in a procedure's card (:data:`MAX_TEXT` × 1.5); else the
-    steps alone."""
-    span = [j for j in range(steps[0], steps[-1] + 1) if sentences[j].mark not in NON_RULING]
-    if sum(len(sentences[j].text) + 1 for j in span) <= MAX_TEXT * 3 // 2:
-        return span
-    return list(steps)
-
-
-def _steps_lead(sentences: Sequence[Sentence], first: int, scores: Sequence[float], best: float) -> list[int]:
-    """The sentences that lead into a procedure's steps when no «…:» announces them: back from the
-    first step to the nearest ruling sentence carrying the question's words (at least
-    :data:`STEPS_LEAD_SHARE` of the best one's score, at most :data:`STEPS_LEAD` back) — «Во время
-    выполнения стремительного продвижения оба отряда кидают D6 и прибавляют … инициативы» before «•
-    Если результат победившего … больше или равен …»: the first step, told in prose. Empty when no
-    such sentence is that near."""
-    for back in range(1, STEPS_LEAD + 1):
-        j = first - back
-        if j < 0 or sentences[j].mark in NON_RULING or STEP.match(sentences[j].text):
-            return []
-        if scores[j] >= STEPS_LEAD_SHARE * best > 0:
-            return list(range(j, first))
-    return []
 
 
 def _fits(text: str, form: str) -> bool:

@@ -109,3 +109,20 @@ def test_a_procedure_shows_each_step_with_the_sentences_it_goes_on_with() -> Non
     apart = choose([("a", "rule", far)], {"распределять": 2.0, "рана": 2.0}, set(), "procedure")
     assert apart is not None and first.text in apart.text and second.text in apart.text
     assert apart.text.count("Посторонняя") < 10
+
+
+def test_a_passage_whose_sentences_all_score_alike_is_shown_with_each_of_them() -> None:
+    body = [sentence("И у орка, и у космодесантника навык ближнего боя и стойкость равны четырём."),
+            sentence("У орка больше атак, чем у космодесантника, что отображает его свирепость."),
+            sentence("Навык стрельбы четыре у космодесантника означает, что он чаще попадает."),
+            sentence("У космодесантника лидерство восемь, что немногим выше среднего для воинов.")]
+    filler = [sentence(f"Посторонняя длинная фраза номер {i} о совсем другом правиле игры, без вопроса в ней, "
+                       "и без единого слова из него.") for i in range(8)]
+    weights = {"космодесантник": 2.0, "профиль": 1.0}
+    choice = choose([("a", "rule", [*body, *filler])], weights, set(), "lookup")
+    assert choice is not None and all(x.text in choice.text for x in body)  # each of them rules alike
+    assert "Посторонняя" not in choice.text
+    # one sentence carrying more of the question's words leads, the others stay out
+    best = sentence("Профиль космодесантника лучше профиля орка почти во всём, кроме атак.")
+    alone = choose([("a", "rule", [*body, best, *filler])], weights, set(), "lookup")
+    assert alone is not None and best.text in alone.text and body[2].text not in alone.text
