@@ -21,7 +21,7 @@ from rulekb.kb.ask.form import second_form
 from rulekb.kb.ask.labels import question_lang
 from rulekb.kb.ask.part import MAX_QUOTE, Part, marked_sentences
 from rulekb.kb.text.analysis import tokens
-from rulekb.kb.text.choice import MAX_TEXT, SHORT_PASSAGE, carried, choose
+from rulekb.kb.text.choice import MAX_TEXT, SHORT_PASSAGE, carried, choose, with_lists
 from rulekb.kb.text.context import heading_lemmas
 from rulekb.kb.text.sentences import NON_RULING
 from rulekb.kb.text.verdicts import only_one_denies, question_situation, yes_no_lead
@@ -131,7 +131,9 @@ def ruling_part(
     candidates = [(h.node_id, h.kind, extended[h.node_id][0]) for h in hits[:3]]
     conditions = condition_terms(index, parsed, question) if form == "yesno" else {}
     headings = {h.node_id: heading_lemmas(index.features[h.node_id].heading) for h in hits[:3]}
-    choice = choose(candidates, weights, numbers, form, groups, second_form(question, form), conditions, headings)
+    asked = asked_weights(index, parsed, question, weights) if form in ASKED_FORMS else None
+    choice = choose(candidates, weights, numbers, form, groups, second_form(question, form), conditions, headings,
+                    asked)
     if choice is None:
         return None
     choice = with_paragraph(index.features[choice.node_id].text, extended[choice.node_id][0], choice)
@@ -291,17 +293,42 @@ def condition_terms(index: Any, parsed: Any, question: str) -> dict[str, str]:
     return out
 
 
+#: Forms whose sentence is chosen by what the asking clause asks (:func:`asked_weights`).
+ASKED_FORMS = ("procedure", "lookup")
+#: A term standing only for the situation a question tells (its set-up, its conditions) weighs this
+#: share of its weight when the card chooses the sentence of a procedure or lookup question.
+SETUP_WEIGHT = 0.5
+
+
+def asked_weights(index: Any, parsed: Any, question: str, weights: dict[str, float]) -> dict[str, float]:
+    """``weights`` with the terms that stand only for the question's set-up — the situation told before
+    the asking sentence and the conditions of it (:func:`condition_terms`) — weighing
+    :data:`SETUP_WEIGHT` of theirs: «Мы выиграли рукопашку, враг провалил мораль и бежит. Как
+    отыгрывается стремительное продвижение?» asks how the sweeping advance is played, and the sentence
+    about the lost morale test and the won combat («После того как проигравшие подразделения провалили
+    тесты на Мораль, каждое выигравшее подразделение …») is its set-up's, not its ruling. A term the
+    asking clause also stands for keeps its weight."""
+    setup = condition_terms(index, parsed, question)
+    if not setup:
+        return weights
+    asked = {t for word in parsed.words if word.lemma not in setup.values() for t in (word.lemma, *word.alternatives)}
+    return {t: w * SETUP_WEIGHT if t in setup and t not in asked else w for t, w in weights.items()}
+
+
 def with_paragraph(text: str, sentences: Sequence[Any], choice: Any) -> Any:
     """``choice`` with the rest of the paragraph its best sentence is in, when the passage was too long
     to show whole but that paragraph is short (at most :data:`SHORT_PASSAGE`): a rule's paragraph
     read whole («Для этого киньте D6. При броске 3 и меньше, попытка провалилась. На 4+, попытка
     успешна…»), not only the sentences the question's words picked. What the choice took from other
-    passages stays after it."""
+    passages stays after it. A paragraph ending on the sentence that announces a list («…выполнить
+    следующую последовательность действий:») brings the list's items (:func:`with_lists`): the steps
+    it announces are the procedure."""
     paragraph = next((p for p in text.split("\n") if choice.best and choice.best in p), None)
     if paragraph is None or len(paragraph) > SHORT_PASSAGE or choice.text.endswith("…"):
         return choice
     ruling = [s.text for s in sentences if s.mark not in NON_RULING]
-    shown = [x for x in ruling if x in choice.text or x in paragraph]
+    picked = [j for j, s in enumerate(sentences) if s.mark not in NON_RULING and (s.text in choice.text or s.text in paragraph)]
+    shown = [sentences[j].text for j in sorted(with_lists(sentences, picked)) if sentences[j].mark not in NON_RULING]
     if len(set(shown)) < len(shown):
         return choice  # a passage repeating a sentence word for word: its text cannot place the paragraph
     rest = choice.text

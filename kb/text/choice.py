@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 from rulekb.kb.text.context import carried, context_scores, entry_of
 from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
+from rulekb.kb.text.steps import procedure_steps
 
-__all__ = ["MAX_TEXT", "SHORT_PASSAGE", "Choice", "carried", "choose"]
+__all__ = ["MAX_TEXT", "SHORT_PASSAGE", "Choice", "carried", "choose", "with_lists"]
 
 _PERMISSION = re.compile(
     r"\b(можно|нельзя|может|могут|можете|мож[её]т|не\s+мо\w+|должн\w*|обязан\w*|разреша\w*|запрещ\w*|считается|считаются"
@@ -81,6 +82,7 @@ def choose(
     also: str | None = None,
     conditions: Mapping[str, str] | None = None,
     headings: Mapping[str, Iterable[str]] | None = None,
+    asked: dict[str, float] | None = None,
 ) -> Choice | None:
     """The best sentence(s) across ``candidates`` — ``(node_id, kind, sentences)`` in rank order.
 
@@ -92,8 +94,12 @@ def choose(
     carries most of them joins, with its lead-in (the case of the rule the question is about);
     ``headings``: node id → the lemmas of the heading the passage sits under — the words of it the
     passage never prints («ТАНКОВЫЙ ШОК» over a stratagem's text, «СПЕЦИАЛЬНЫЕ ПРАВИЛА» over a list
-    of them) count for its ruling sentences as its naming line does (:data:`rulekb.kb.text.context.OWN_HEADING`)."""
-    top = max(weights.values(), default=1.0)
+    of them) count for its ruling sentences as its naming line does (:data:`rulekb.kb.text.context.OWN_HEADING`);
+    ``asked``: the weights the leading sentence is chosen by, when they differ from ``weights`` (the
+    asking clause's terms over the set-up's: :func:`rulekb.kb.ask.card_parts.asked_weights`) — what
+    joins it is still read by ``weights``."""
+    leading = asked if asked is not None else weights
+    top = max(leading.values(), default=1.0)
     # a comparison's second form is what it compares: the measure or the permission each edition rules
     compared = also if form == "comparison" else None
     best: tuple[float, int, int, list[float]] | None = None
@@ -101,8 +107,8 @@ def choose(
     for rank, (node_id, kind, sentences) in enumerate(usable):
         decay = RANK_DECAY[rank]
         kind_factor = 1.08 if kind == "summary" else 1.0
-        scores = [_score(s, weights, numbers, form, top, groups, compared) * decay * kind_factor for s in sentences]
-        scores = context_scores(sentences, scores, weights, groups, headings.get(node_id, ()) if headings else (),
+        scores = [_score(s, leading, numbers, form, top, groups, compared) * decay * kind_factor for s in sentences]
+        scores = context_scores(sentences, scores, leading, groups, headings.get(node_id, ()) if headings else (),
                                 decay * kind_factor)
         if sentences[-1].text.rstrip().endswith(":"):
             scores[-1] *= ANNOUNCES_NOTHING  # it announces what the passage does not print
@@ -162,6 +168,10 @@ FORM_FROM_OTHER = 0.3
 #: its score joins it: the rule runs over both («…включает турбоускорение, он может передвинуться на
 #: 36"…» before «Если … не включает турбоускорение, он может передвинуться на 2D6"…»).
 NEIGHBOUR = 0.6
+#: Sentences of the chosen passage scoring this share of the best one's score are tied with it …
+TIED = 0.95
+#: … and when at least this many are, they are all shown (within the card's length).
+TIED_SENTENCES = 3
 #: At most this many sentences from one passage.
 MAX_SENTENCES = 4
 #: At most this many steps of a procedure's ordered list.
@@ -181,10 +191,10 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
     steps = [j for j, x in enumerate(sentences) if STEP.match(x.text) and x.mark not in NON_RULING]
     if form == "procedure" and len(steps) >= 2:
         # a procedure is answered by its ordered steps, whichever sentence names the question's words
-        first = steps[0]
-        chosen += [j for j in steps[:MAX_STEPS] if j != i]
-        if first > 0 and sentences[first - 1].text.rstrip().endswith(":") and first - 1 != i:
-            chosen.append(first - 1)
+        chosen += [j for j in procedure_steps(sentences, steps[:MAX_STEPS], i, scores, MAX_TEXT * 3 // 2) if j not in chosen]
+    tied = [j for j, x in enumerate(sentences) if j not in chosen and x.mark not in NON_RULING and scores[j] >= TIED * scores[i]]
+    if len(tied) + 1 >= TIED_SENTENCES:
+        chosen += tied  # the passage as a whole is about what is asked (its heading names it): each of them rules
     extra = len(chosen) - 1  # the steps do not take the places of the sentences the question needs
     limit = 4 if form == "procedure" else 2
     if i > 0 and sentences[i - 1].mark not in NON_RULING and i - 1 not in chosen and scores[i - 1] >= NEIGHBOUR * scores[i] > 0:
@@ -225,7 +235,7 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
         chosen = _with_form(sentences, chosen, scores, also)
     if conditions:
         chosen = _with_case(sentences, chosen, weights, conditions)
-    chosen = _with_lists(sentences, chosen)
+    chosen = with_lists(sentences, chosen)
     text = " ".join(sentences[j].text for j in sorted(chosen))
     longest = MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT
     if len(text) > longest:
@@ -311,7 +321,7 @@ def _case_elsewhere(usable: Sequence[tuple[str, str, Sequence[Sentence]]], rank:
     if best is None:
         return None
     sentences = usable[best[1]][2]
-    picked = _with_lists(sentences, [best[2]])
+    picked = with_lists(sentences, [best[2]])
     if len(picked) < 2:
         return None  # an item without the lead-in saying what it is a case of
     return " ".join(sentences[j].text for j in sorted(picked) if sentences[j].text not in text)
@@ -327,7 +337,7 @@ def _is_item(sentence: Sentence) -> bool:
     return sentence.text.lstrip().startswith(("•", "-", "–"))
 
 
-def _with_lists(sentences: Sequence[Sentence], chosen: list[int]) -> list[int]:
+def with_lists(sentences: Sequence[Sentence], chosen: list[int]) -> list[int]:
     """``chosen`` with the items («• …») of each list a chosen sentence announces by ending with «:»,
     and for a chosen item, the sentence announcing its list (an item alone — «• Отряд бежал в фазу
     стрельбы» — does not say what it is a case of: «Некоторым отрядам запрещено объявлять нападение.
