@@ -1,0 +1,52 @@
+"""An English card's lead line gives the terms a ruling counts; a terminology question no passage
+covers is still answered from the termbase."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulekb.kb.ask.answer import ask
+from rulekb.kb.ask.card import terminology_only
+from rulekb.kb.ask.card_english import english_line
+from rulekb.kb.ask.card_measures import counted_terms
+from rulekb.kb.search.searcher import get_index
+
+
+def test_a_number_before_a_concept_s_rendering_is_counted_in_english(built: Path) -> None:
+    # an abbreviation of two letters or more names the unit; a plural English name is written as a count
+    assert counted_terms(built, "Помимо 1 очка командования, которые игроки получают") == ["1 CP"]
+    assert counted_terms(built, "этот отряд получает 3 смертельных ранения") == ["3 mortal wounds"]
+    assert counted_terms(built, "модель получает 1 смертельное ранение") == ["1 mortal wound"]
+    assert counted_terms(built, "получает три смертельных ранения") == ["3 mortal wounds"]
+
+
+def test_measures_dice_steps_and_separated_numbers_are_not_counts(built: Path) -> None:
+    assert counted_terms(built, "в пределах 3 дюймов от модели") == []  # a measure, on the line already
+    assert counted_terms(built, "бросьте 2D6 кубика") == []  # the dice notation says it
+    assert counted_terms(built, "1 ВЫБЕРИТЕ ПОДХОДЯЩИЙ ОТРЯД 2 ВЫБЕРИТЕ ЦЕЛИ") == []  # numbered step headings
+    assert counted_terms(built, "на 3, смертельных ранений нет") == []  # a comma between them
+    assert counted_terms(built, "бросок на попадание 6 немодифицированный") == []
+    assert counted_terms(built, "Смертельные ранения наносятся после урона") == []  # no number at all
+
+
+def test_the_english_line_gives_the_count_beside_the_measures(built: Path) -> None:
+    ruling = "Каждый игрок может получить не более 1 очка командования за раунд боя."
+    line = english_line(built, "10", ["command-points"], ruling, None)
+    assert line.startswith("10th edition") and ": 1 CP." in line
+    assert "1 CP" not in english_line(built, "10", ["command-points"], "Игрок получает очки командования.", None)
+
+
+def test_a_terminology_question_no_passage_covers_gets_the_termbase_card(built: Path) -> None:
+    question = "Glossary question: how do the different books here render Pile In in Russian?"
+    result = ask(question, build_dir=built)
+    assert result["answer"] is None and result["faq"] is None  # no passage covers its words
+    card = result["card"]
+    assert card["kind"] == "terminology" and card["source"] == "termbase" and card["lang"] == "en"
+    assert card["text"].startswith("Pile In") and card["citations"] and "related_faq" in card
+    index = get_index(built)
+    parsed = index.parse(question, None)
+    assert terminology_only(index, parsed, question) is not None
+    # any other question without an answer stays without a card
+    other = "What colour is the sky over the garden today?"
+    assert terminology_only(index, index.parse(other, None), other) is None
+    assert ask(other, build_dir=built)["card"]["kind"] == "none"
