@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from rulekb.corpus.errors import RulebaseError
 from rulekb.corpus.words import is_caps
@@ -102,17 +104,24 @@ _COUNT = re.compile(r"^(?:\d+|\d*[dд]\d+)$", re.IGNORECASE)
 
 
 def counted_terms(build_dir: Path, ruling: str) -> list[str]:
+    """The terms a ruling counts (see :func:`_counted_terms`; none without a build's index)."""
+    try:
+        index = get_index(build_dir)
+    except RulebaseError:
+        return []
+    return list(_counted_terms(index, ruling))
+
+
+@lru_cache(maxsize=2048)
+def _counted_terms(index: Any, ruling: str) -> tuple[str, ...]:
     """The terms a ruling counts, in English, in text order, each once: a number right before a
     concept's rendering («получает 3 смертельных ранения» → ``3 mortal wounds``, «1 очка командования»
     → ``1 CP``: a concept with an abbreviation of two letters or more by it). A measure
     («6 дюймов»), a dice concept itself and the concepts half the rules name («модели») are left out."""
     terms = list(tokens(ruling))
     if not any(t.text.isdigit() or t.text in _NUMBER_WORDS for t in terms):
-        return []
-    try:
-        index = get_index(build_dir)
-    except RulebaseError:
-        return []
+        return ()
+    build_dir = index.build_dir
     found: list[str] = []
     for match in index.matcher.match_terms(terms, query=False, raw=ruling):
         if match.start == 0:
@@ -133,7 +142,7 @@ def counted_terms(build_dir: Path, ruling: str) -> list[str]:
         if number == "1" and name.endswith("s") and not name.isupper():
             name = name[:-1]  # «1 смертельное ранение»: one mortal wound
         found.append(f"{number.upper() if 'd' in number.lower() else number} {name}")
-    return list(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found))
 
 
 _DICE_NAMES = frozenset({"dice", "die", "dices"})
