@@ -50,3 +50,11 @@ def test_a_terminology_question_no_passage_covers_gets_the_termbase_card(built: 
     other = "What colour is the sky over the garden today?"
     assert terminology_only(index, index.parse(other, None), other) is None
     assert ask(other, build_dir=built)["card"]["kind"] == "none"
+
+
+def test_a_word_s_last_letter_before_a_number_is_no_dice_notation() -> None:
+    from rulekb.kb.ask.card_measures import measures
+
+    # «ХОД 5»: a step heading's «Д» and the next step's number, not a D5
+    assert measures("4 ПРИНЯТЬ АКТИВНЫЙ ХОД 5 ПОВТОРИТЕ ДЛЯ СЛЕДУЮЩЕГО") == []
+    assert measures("бросьте 2D6 и D3, затем (D6) и D6+1, или Д6") == ["2D6", "D3", "D6", "D6+1", "Д6"]
