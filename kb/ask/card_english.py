@@ -53,7 +53,7 @@ def english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling:
     names = [n for n in (line_name(build_dir, c) for c in asked[:3]) if n]
     # the terms the ruling itself uses, in the termbase's English names («Snap Shots», «Desperate Escape»),
     # the most specific first
-    for concept in _specific_first(build_dir, ruling_concepts(build_dir, ruling)):
+    for concept in _specific_first(build_dir, ruling_concepts(build_dir, ruling, edition)):
         name = line_name(build_dir, concept)
         if name and name not in names and len(names) < MAX_ENGLISH_NAMES:
             names.append(name)
@@ -283,8 +283,31 @@ def english_groups(index: Any, parsed: Any) -> dict[str, str]:
     return groups
 
 
-def ruling_concepts(build_dir: Path, ruling: str) -> list[str]:
-    """The termbase concepts a ruling's Russian words name, in text order."""
-    return concepts_in(get_index(build_dir).matcher, ruling)
+def ruling_concepts(build_dir: Path, ruling: str, edition: str | None = None) -> list[str]:
+    """The termbase concepts a ruling's Russian words name, in text order; with ``edition``, only
+    those the termbase finds printed in that edition's books (a player's alias or another book's
+    word matched in the ruling — «отряд» for Kill Team's Squad, «атака» for the 10th edition's
+    Assault in a 6th-edition ruling — names no term of the ruling's book)."""
+    found = concepts_in(get_index(build_dir).matcher, ruling)
+    if edition is None:
+        return found
+    printed = printed_editions(build_dir)
+    return [c for c in found if edition in printed.get(c, frozenset({edition}))]
+
+
+def printed_editions(build_dir: Path) -> dict[str, frozenset[str]]:
+    """Concept id → the editions whose books print one of its renderings (the termbase's counts)."""
+    path = build_dir / "terms.json"
+    if not path.is_file():
+        return {}
+    return _printed_editions(str(path), path.stat().st_mtime, build_dir)
+
+
+@lru_cache(maxsize=4)
+def _printed_editions(path: str, mtime: float, build_dir: Path) -> dict[str, frozenset[str]]:
+    editions = {sid: str(source.get("edition", "")) for sid, source in open_knowledge_base(build_dir).sources.items()}
+    return {concept: frozenset(editions[r["source_id"]] for r in record.get("renderings", [])
+                               if r.get("count") and r.get("source_id") in editions)
+            for concept, record in records(build_dir).items()}
 
 

@@ -58,3 +58,16 @@ def test_a_word_s_last_letter_before_a_number_is_no_dice_notation() -> None:
     # «ХОД 5»: a step heading's «Д» and the next step's number, not a D5
     assert measures("4 ПРИНЯТЬ АКТИВНЫЙ ХОД 5 ПОВТОРИТЕ ДЛЯ СЛЕДУЮЩЕГО") == []
     assert measures("бросьте 2D6 и D3, затем (D6) и D6+1, или Д6") == ["2D6", "D3", "D6", "D6+1", "Д6"]
+
+
+def test_an_english_line_names_only_terms_the_ruling_s_book_prints(built: Path) -> None:
+    from rulekb.kb.ask.card_english import printed_editions, ruling_concepts
+
+    printed = printed_editions(built)
+    assert printed["squad"] == frozenset({"kt"}) and "10" in printed["unit"]
+    ruling = "Отряд может стрелять, если он не связан боем."
+    # «отряд» is Kill Team's Squad too: a 10th-edition ruling names the Unit only
+    assert "squad" in ruling_concepts(built, ruling) and "squad" in ruling_concepts(built, ruling, "kt")
+    assert "squad" not in ruling_concepts(built, ruling, "10") and "unit" in ruling_concepts(built, ruling, "10")
+    line = english_line(built, "10", ["unit"], ruling, None)
+    assert "Squad" not in line and "Squad" in english_line(built, "kt", ["unit"], ruling, None)
