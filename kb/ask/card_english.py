@@ -15,6 +15,7 @@ from statistics import median
 from typing import Any
 
 from rulekb.corpus.errors import RulebaseError
+from rulekb.corpus.models import EDITIONS
 from rulekb.kb.ask.card_measures import (
     GENERIC_WEIGHT,
     MIN_ABBREVIATION,
@@ -92,7 +93,9 @@ def extend_english_line(build_dir: Path, line: str, added: str) -> str:
     does not name yet (a comparison part reads a second passage)."""
     if not line.endswith(RULING_INTRO):
         return line
-    names = [n for n in (line_name(build_dir, c) for c in _specific_first(build_dir, ruling_concepts(build_dir, added)))
+    edition = _line_edition(line)
+    names = [n for n in (line_name(build_dir, c)
+                         for c in _specific_first(build_dir, ruling_concepts(build_dir, added, edition)))
              if n and n not in line][:MAX_ADDED_NAMES]
     numbers = [m for m in with_counts(measures(added, ranges=True)[:4], counted_terms(build_dir, added))
                if m not in line]
@@ -100,6 +103,14 @@ def extend_english_line(build_dir: Path, line: str, added: str) -> str:
     if not more:
         return line
     return line[: -len(RULING_INTRO)] + f" Also: {more}." + RULING_INTRO
+
+
+def _line_edition(line: str) -> str | None:
+    """The edition an English lead line is labelled with (``None`` when no label opens its names)."""
+    for edition in EDITIONS:
+        if f"{edition_label(edition, 'en')} — " in line:
+            return edition
+    return None
 
 
 #: At most this many further term names when a part reads a second passage.

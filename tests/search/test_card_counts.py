@@ -71,3 +71,11 @@ def test_an_english_line_names_only_terms_the_ruling_s_book_prints(built: Path) 
     assert "squad" not in ruling_concepts(built, ruling, "10") and "unit" in ruling_concepts(built, ruling, "10")
     line = english_line(built, "10", ["unit"], ruling, None)
     assert "Squad" not in line and "Squad" in english_line(built, "kt", ["unit"], ruling, None)
+
+
+def test_a_second_passage_adds_only_terms_its_book_prints(built: Path) -> None:
+    from rulekb.kb.ask.card_english import RULING_INTRO, extend_english_line
+
+    added = "Отряд может стрелять, если он не связан боем."
+    assert "Squad" not in extend_english_line(built, "10th edition — Shooting phase." + RULING_INTRO, added)
+    assert "Squad" in extend_english_line(built, "Kill Team — Shooting phase." + RULING_INTRO, added)
