@@ -25,7 +25,7 @@ from typing import Any
 
 from rulekb.corpus.errors import QueryError
 from rulekb.corpus.models import EDITIONS
-from rulekb.kb.ask.card import build_card, empty_card, question_lang
+from rulekb.kb.ask.card import build_card, empty_card, question_lang, terminology_only
 from rulekb.kb.ask.card_editions import OTHER_EDITIONS_MIN_WEIGHT
 from rulekb.kb.ask.faq_pick import FAQ_HIGH, faq_hits, faq_matches, pick_faq
 from rulekb.kb.faq.gate import related_json
@@ -214,9 +214,14 @@ def ask(
 
 
 def _card(result: dict[str, Any], context: Any, *, played: str | None, use_faq: bool) -> dict[str, Any]:
-    if context is None or (result["answer"] is None and result["faq"] is None):
+    if context is None:
         return empty_card(question_lang(result["question"]))
     index, parsed, hits, matches = context
+    if result["answer"] is None and result["faq"] is None:  # no passage answers: the termbase may
+        card = terminology_only(index, parsed, result["question"])
+        if card is None:
+            return empty_card(question_lang(result["question"]))
+        return {**card, "played": played if played is not None else default_played(), "related_faq": []}
     if played is None:
         played = default_played()
     card, gates = build_card(index, parsed, result["question"], hits, played=played, use_faq=use_faq,
@@ -283,7 +288,7 @@ def _ask(
     result["confidence"] = round(confidence, 4)
     threshold = ANSWER_THRESHOLD_CONCEPT if parsed.concepts else ANSWER_THRESHOLD
     if faq is None and confidence < threshold:
-        return result, None
+        return result, (index, parsed, [], matches)  # no answer from the text (a terminology card may still be)
     text = answer_sentences(index, parsed, best)
     result["answer"] = {"text": text, "node_id": best.id, "html": highlight_numbers(text)}
     if parsed.compare:

@@ -53,7 +53,8 @@ from rulekb.kb.text.analysis import lemmas as lemmas_of
 from rulekb.kb.text.sentences import load_marked
 from rulekb.kb.text.vocabulary import LIGHT_WORDS, RENDERING_WEIGHT
 
-__all__ = ["PER_EDITION_SHARE", "build_card", "compose_card", "edition_label", "empty_card", "question_lang"]
+__all__ = ["PER_EDITION_SHARE", "build_card", "compose_card", "edition_label", "empty_card", "question_lang",
+           "terminology_only"]
 
 
 def empty_card(lang: str = "ru") -> dict[str, Any]:
@@ -170,11 +171,8 @@ def build_card(
     form = question_form(question, parsed.compare, len(named))
     implied = [] if named else _implied(build_dir, parsed, hits)
     if form == "terminology":
-        older = older_editions_asked(question)
-        asked = list(dict.fromkeys(older + named)) if older else asked_editions(question, named) or implied
-        card = _terminology(build_dir, question, parsed.concepts, asked, lang, parsed.concept_phrases)
+        card = _terms_asked(build_dir, parsed, question, named, implied, lang)
         if card is not None:
-            card["form"] = form
             return card, []
     by_edition: dict[str, list[Any]] = {}
     for hit in hits:
@@ -195,6 +193,27 @@ def build_card(
     if parts[0].source == "faq":
         card["confidence"] = round(max(card["confidence"], next((g.score for g in gates if g.leads), 0.0)), 4)
     return card, screened + gates
+
+
+def _terms_asked(build_dir: Path, parsed: Any, question: str, named: list[str], implied: list[str],
+                 lang: str) -> dict[str, Any] | None:
+    """The terminology card of a terminology question, in the books it asks (``None``: no term found)."""
+    older = older_editions_asked(question)
+    asked = list(dict.fromkeys(older + named)) if older else asked_editions(question, named) or implied
+    card = _terminology(build_dir, question, parsed.concepts, asked, lang, parsed.concept_phrases)
+    if card is not None:
+        card["form"] = "terminology"
+    return card
+
+
+def terminology_only(index: Any, parsed: Any, question: str) -> dict[str, Any] | None:
+    """The card of a terminology question no passage covers well enough to answer from (its words
+    are about the books: "Translator check: what Russian names do these texts give to …"): the
+    termbase answers it, as it does any terminology question; ``None`` for any other question."""
+    named = named_editions(parsed, question, listed_editions(question))
+    if question_form(question, parsed.compare, len(named)) != "terminology":
+        return None
+    return _terms_asked(index.build_dir, parsed, question, named, [], question_lang(question))
 
 
 def _implied(build_dir: Path, parsed: Any, hits: Sequence[Any]) -> list[str]:

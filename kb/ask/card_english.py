@@ -15,6 +15,16 @@ from statistics import median
 from typing import Any
 
 from rulekb.corpus.errors import RulebaseError
+from rulekb.corpus.models import EDITIONS
+from rulekb.kb.ask.card_measures import (
+    GENERIC_WEIGHT,
+    MIN_ABBREVIATION,
+    counted_terms,
+    measures,
+    number_lead,
+    result_ranges,
+    with_counts,
+)
 from rulekb.kb.ask.card_terms import english_name, records
 from rulekb.kb.ask.labels import edition_label
 from rulekb.kb.knowledge import open_knowledge_base
@@ -23,80 +33,9 @@ from rulekb.kb.search.searcher import get_index
 from rulekb.kb.text.analysis import lemmas, tokens
 from rulekb.kb.text.vocabulary import load_english
 
-__all__ = ["MAX_ENGLISH_NAMES", "RULING_INTRO", "english_groups", "english_line", "english_weights", "extend_english_line",
-           "line_name", "measures", "misspelt_terms", "number_lead", "result_ranges", "ruling_concepts"]
-
-
-_MEASURED = re.compile(
-    r"(\d+(?:[.,]\d+)?(?:-?х)?\s*(?:\"|″|”|“|дюйм\w*)|\d*\s*[DdДд]\s*\d+(?:\s*[+\-]\s*\d+)?|\b\d\+|(?<![\w+\-])[+\-−]\d\b"
-    r"|(?:добав\w*|прибав\w*|увелич\w*\s+на)\s+\d+|(?:вычт\w*|отним\w*|уменьш\w*\s+на|ухудш\w*\s+на)\s+\d+"
-    r"|\b\d+\s*(?:CP|КП|ОК)\b)",
-    re.IGNORECASE,
-)
-
-
-def _inches(value: str) -> str:
-    """``3 дюйма``, ``3х дюймов``, ``3"`` → ``3″``; «добавьте 1» → ``+1``; «вычтите 1» → ``-1``."""
-    value = re.sub(r"^(?:добав\w*|прибав\w*|увелич\w*\s+на)\s+(\d+)$", r"+\1", value, flags=re.I)
-    value = re.sub(r"^(?:вычт\w*|отним\w*|уменьш\w*\s+на|ухудш\w*\s+на)\s+(\d+)$", r"-\1", value, flags=re.I)
-    return re.sub(r"^(\d+(?:[.,]\d+)?)(?:-?х)?\s*(?:\"|″|”|“|дюйм\w*)$", r"\1″", value)
-
-
-#: Numbers the rulings write in words («три юнита», «шести кубиков»), as numerals.
-_NUMBER_WORDS = {
-    "два": "2", "две": "2", "двух": "2", "двум": "2", "три": "3", "трех": "3", "трём": "3", "трем": "3",
-    "трёх": "3", "четыре": "4", "четырех": "4", "четырёх": "4", "пять": "5", "пяти": "5", "шесть": "6",
-    "шести": "6", "семь": "7", "семи": "7", "восемь": "8", "восьми": "8", "девять": "9", "девяти": "9",
-    "десять": "10", "десяти": "10", "двенадцать": "12", "двенадцати": "12",
-}
-_NUMBER_WORD = re.compile(r"\b(" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")\b", re.I)
-
-
-def measures(ruling: str, ranges: bool = False) -> list[str]:
-    """The measures a ruling states, then the numbers it writes in words, each once; with ``ranges``
-    the dice results it gives as a range too, in the rulebooks' notation (:func:`result_ranges`)."""
-    found = [_inches(m.group(0).strip()) for m in _MEASURED.finditer(ruling)]
-    if ranges:
-        found += result_ranges(ruling)
-    found += [_NUMBER_WORDS[m.group(1).lower()] for m in _NUMBER_WORD.finditer(ruling)]
-    return list(dict.fromkeys(found))
-
-
-#: A range of results: «от 1 до 3», «1-2», «1–3» (not a measure: «от 1 до 3"» is a distance).
-_RANGE = re.compile(r"(?:\bот\s+(\d)\s+до\s+(\d)|(?<![\w.,+\-])(\d)\s*[-–—]\s*(\d))(?![\d\"″”“]|\s*(?:\"|″|дюйм))",
-                    re.IGNORECASE)
-
-
-def result_ranges(ruling: str) -> list[str]:
-    """The ranges of dice results a ruling states, as the rulebooks print them: «бросок … от 1 до 3
-    всегда проваливается» → ``1-3``, «При выпадении 1-2» → ``1-2`` (single digits, lower first)."""
-    found: list[str] = []
-    for m in _RANGE.finditer(ruling):
-        low, high = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        if int(low) < int(high):
-            found.append(f"{low}-{high}")
-    return found
-
-
-#: The units a number question may name, and the measures written in each.
-_UNITS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
-    (re.compile(r"\b(?:CP|КП|ОК)\b|командн\w*\s+очк|command points?", re.I), re.compile(r"\b(?:CP|КП|ОК)$")),
-    (re.compile(r"дюйм|\d\s*[\"″]|\binch|how far|\bрасстояни", re.I), re.compile(r"″$")),
-)
-
-
-def number_lead(ruling: str, question: str = "") -> str | None:
-    """For a how-far / how-many question: the measures the ruling states (``9″``, ``2D6``, ``3+``, ``+1``).
-    A question naming its unit («сколько CP», «на сколько дюймов») is led only by measures in that
-    unit, or by none when the ruling states none in it."""
-    found = measures(ruling)
-    for asked, written in _UNITS:
-        if asked.search(question):
-            found = [m for m in found if written.search(m)]
-            break
-    if not found:
-        return None
-    return ", ".join(found[:2])
+__all__ = ["GENERIC_WEIGHT", "MAX_ENGLISH_NAMES", "RULING_INTRO", "counted_terms", "english_groups", "english_line",
+           "english_weights", "extend_english_line", "line_name", "measures", "misspelt_terms", "number_lead",
+           "result_ranges", "ruling_concepts"]
 
 
 def _specific_first(build_dir: Path, concepts: Sequence[str]) -> list[str]:
@@ -110,20 +49,16 @@ def _specific_first(build_dir: Path, concepts: Sequence[str]) -> list[str]:
     return sorted(kept, key=lambda c: -weight(c))
 
 
-#: A concept weighing less than this (mentioned by about half the passages) is left off an English line.
-GENERIC_WEIGHT = 0.25
-
-
 def english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling: str, lead: str | None) -> str:
     asked = _specific_first(build_dir, concepts) or list(concepts)
     names = [n for n in (line_name(build_dir, c) for c in asked[:3]) if n]
     # the terms the ruling itself uses, in the termbase's English names («Snap Shots», «Desperate Escape»),
     # the most specific first
-    for concept in _specific_first(build_dir, ruling_concepts(build_dir, ruling)):
+    for concept in _specific_first(build_dir, ruling_concepts(build_dir, ruling, edition)):
         name = line_name(build_dir, concept)
         if name and name not in names and len(names) < MAX_ENGLISH_NAMES:
             names.append(name)
-    numbers = measures(ruling, ranges=True)[:4]
+    numbers = with_counts(measures(ruling, ranges=True)[:4], counted_terms(build_dir, ruling))
     line = edition_label(edition, "en")
     if names:
         line += " — " + ", ".join(names)
@@ -148,9 +83,6 @@ def line_name(build_dir: Path, concept: str) -> str | None:
     return name
 
 
-#: Shortest abbreviation shown beside a concept's English name (one letter — M, S, T — says nothing alone).
-MIN_ABBREVIATION = 2
-
 
 #: What closes an English lead line: the Russian ruling follows.
 RULING_INTRO = " The ruling, as the Russian text prints it:"
@@ -161,13 +93,24 @@ def extend_english_line(build_dir: Path, line: str, added: str) -> str:
     does not name yet (a comparison part reads a second passage)."""
     if not line.endswith(RULING_INTRO):
         return line
-    names = [n for n in (line_name(build_dir, c) for c in _specific_first(build_dir, ruling_concepts(build_dir, added)))
+    edition = _line_edition(line)
+    names = [n for n in (line_name(build_dir, c)
+                         for c in _specific_first(build_dir, ruling_concepts(build_dir, added, edition)))
              if n and n not in line][:MAX_ADDED_NAMES]
-    numbers = [m for m in measures(added, ranges=True)[:4] if m not in line]
+    numbers = [m for m in with_counts(measures(added, ranges=True)[:4], counted_terms(build_dir, added))
+               if m not in line]
     more = ", ".join(names + numbers)
     if not more:
         return line
     return line[: -len(RULING_INTRO)] + f" Also: {more}." + RULING_INTRO
+
+
+def _line_edition(line: str) -> str | None:
+    """The edition an English lead line is labelled with (``None`` when no label opens its names)."""
+    for edition in EDITIONS:
+        if f"{edition_label(edition, 'en')} — " in line:
+            return edition
+    return None
 
 
 #: At most this many further term names when a part reads a second passage.
@@ -351,8 +294,31 @@ def english_groups(index: Any, parsed: Any) -> dict[str, str]:
     return groups
 
 
-def ruling_concepts(build_dir: Path, ruling: str) -> list[str]:
-    """The termbase concepts a ruling's Russian words name, in text order."""
-    return concepts_in(get_index(build_dir).matcher, ruling)
+def ruling_concepts(build_dir: Path, ruling: str, edition: str | None = None) -> list[str]:
+    """The termbase concepts a ruling's Russian words name, in text order; with ``edition``, only
+    those the termbase finds printed in that edition's books (a player's alias or another book's
+    word matched in the ruling — «отряд» for Kill Team's Squad, «атака» for the 10th edition's
+    Assault in a 6th-edition ruling — names no term of the ruling's book)."""
+    found = concepts_in(get_index(build_dir).matcher, ruling)
+    if edition is None:
+        return found
+    printed = printed_editions(build_dir)
+    return [c for c in found if edition in printed.get(c, frozenset({edition}))]
+
+
+def printed_editions(build_dir: Path) -> dict[str, frozenset[str]]:
+    """Concept id → the editions whose books print one of its renderings (the termbase's counts)."""
+    path = build_dir / "terms.json"
+    if not path.is_file():
+        return {}
+    return _printed_editions(str(path), path.stat().st_mtime, build_dir)
+
+
+@lru_cache(maxsize=4)
+def _printed_editions(path: str, mtime: float, build_dir: Path) -> dict[str, frozenset[str]]:
+    editions = {sid: str(source.get("edition", "")) for sid, source in open_knowledge_base(build_dir).sources.items()}
+    return {concept: frozenset(editions[r["source_id"]] for r in record.get("renderings", [])
+                               if r.get("count") and r.get("source_id") in editions)
+            for concept, record in records(build_dir).items()}
 
 
