@@ -77,3 +77,16 @@ def test_marked_snippet_equals_the_plain_computation() -> None:
     for _ in range(20_000):
         snippet = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
         assert str(marked_snippet(snippet)) == _plain_marked_snippet(snippet), snippet
+
+
+def test_the_remembered_badge_is_the_macro(app: Flask) -> None:
+    """webapp/fragments.py: the templates' ``badge`` returns what the ``badge`` macro renders, for
+    every edition, an unknown code, markup-like text and no edition, the first time and again."""
+    from rulekb.corpus.models import EDITIONS
+
+    badge = app.jinja_env.globals["badge"]
+    with app.test_request_context("/"):
+        macro: Any = app.jinja_env.get_template("_macros.html").module
+        for edition in [*EDITIONS, "zz", '<b>"x"</b>', None, 10]:
+            assert str(badge(edition)) == str(macro.badge(edition)) == str(badge(edition)), edition
+            assert "ed-" in str(badge(edition))
