@@ -90,3 +90,21 @@ def test_the_remembered_badge_is_the_macro(app: Flask) -> None:
         for edition in [*EDITIONS, "zz", '<b>"x"</b>', None, 10]:
             assert str(badge(edition)) == str(macro.badge(edition)) == str(badge(edition)), edition
             assert "ed-" in str(badge(edition))
+
+
+def test_a_held_stamp_serves_the_directory_it_resolved_to(tmp_path: Path) -> None:
+    """Within a request the build is asked for by its link and by the directory the link resolves
+    to; the second is read from the first (the same build, one read a request)."""
+    real = tmp_path / "builds" / "one"
+    real.mkdir(parents=True)
+    manifest = real / "manifest.json"
+    manifest.write_text("{}", encoding="utf-8")
+    os.utime(manifest, ns=(1_000_000_000, 1_000_000_000))
+    link = tmp_path / "build"
+    link.symlink_to(real)
+    with stamps_held():
+        first = build_stamp(link)
+        assert first == (Path(os.path.realpath(real)), 1_000_000_000)
+        os.utime(manifest, ns=(2_000_000_000, 2_000_000_000))
+        assert build_stamp(first[0]) == first  # held: not read again within the request
+    assert build_stamp(first[0]) == (first[0], 2_000_000_000)  # the next request reads it afresh
