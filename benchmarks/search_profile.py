@@ -5,9 +5,10 @@ warms it as a gunicorn worker is warmed (``rulekb.webapp.gunicorn_conf.warm_work
 warm-up of ``rulekb.webapp.views.warm``), then asks the search page (and ``/api/ask``) every question of
 the given files once — questions no cache has seen — and prints the CPU time per question. With
 ``--profile N`` it runs the search pages under ``cProfile`` instead and prints the N functions
-with the most cumulative time and the shares of the request's main parts.
+with the most cumulative time and the shares of the request's main parts; with ``--parts`` it
+times the page's main parts (CPU time, each wrapped, no profiler).
 
-    .venv/bin/python benchmarks/search_profile.py [--build-dir build] [--profile 30]
+    .venv/bin/python benchmarks/search_profile.py [--build-dir build] [--profile 30 | --parts]
                                                   [--questions tests/data/dev.jsonl tests/data/dev-extra.jsonl]
 
 Use development questions only (the defaults); the held-out sets are for measuring, not profiling.
@@ -40,6 +41,38 @@ PARTS = (
 )
 
 
+def time_parts() -> dict[str, float]:
+    """Wrap the search page's parts so each adds its CPU time to the returned dict (from now on)."""
+    from collections.abc import Callable
+    from typing import Any
+
+    import rulekb.webapp.caching as caching
+    import rulekb.webapp.views.search as view
+
+    spent: dict[str, float] = {}
+
+    def timed(owner: Any, name: str, label: str) -> None:
+        inner: Callable[..., Any] = getattr(owner, name)
+        spent[label] = 0.0
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            started = time.process_time()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                spent[label] += time.process_time() - started
+
+        setattr(owner, name, wrapper)
+
+    timed(caching._Hooks, "conditional", "conditional check before the view")
+    timed(view, "run_ask", "rulekb.kb.ask.answer (run_ask)")
+    timed(view, "display_hits", "hit markup")
+    timed(view, "render_template", "template")
+    timed(caching._Hooks, "validate_and_compress", "entity tag and gzip")
+    timed(caching, "gzip_cached", "  of it gzip")
+    return spent
+
+
 def questions(paths: list[Path]) -> list[str]:
     out: list[str] = []
     for path in paths:
@@ -59,6 +92,7 @@ def main() -> None:
         default=[ROOT / "tests" / "data" / "dev.jsonl", ROOT / "tests" / "data" / "dev-extra.jsonl"],
     )
     parser.add_argument("--profile", type=int, default=0, help="profile the search pages; print this many functions")
+    parser.add_argument("--parts", action="store_true", help="time the search page's parts (CPU, without cProfile)")
     args = parser.parse_args()
 
     from rulekb.webapp import create_app
@@ -66,6 +100,7 @@ def main() -> None:
     from rulekb.webapp.views.common import current_build
     from rulekb.webapp.views.warm import warm
 
+    spent = time_parts() if args.parts else {}  # before the app, whose hooks are bound when it is made
     app = create_app({"WARM_UP": False, "BUILD_DIR": args.build_dir})
     client = app.test_client()
     headers = {"Accept-Encoding": "gzip"}
@@ -74,7 +109,20 @@ def main() -> None:
     with app.test_request_context():
         warm(app, current_build())
     print(f"warmed in {time.perf_counter() - started:.1f} s")
+    warm_spent = dict(spent)  # what the warm-up spent in the parts is not the questions'
     asked = questions(args.questions)
+
+    if args.parts:
+        cpu = time.process_time()
+        for question in asked:
+            client.get("/search?q=" + quote(question), headers=headers)
+        whole = time.process_time() - cpu
+        for label in spent:
+            spent[label] -= warm_spent.get(label, 0.0)
+        print(f"search page {1000 * whole / len(asked):6.2f} ms CPU per new question ({len(asked)} questions), of it:")
+        for label, seconds in spent.items():
+            print(f"  {label:<40} {1000 * seconds / len(asked):6.3f} ms")
+        return
 
     if args.profile:
         profile = cProfile.Profile()

@@ -83,6 +83,9 @@ def build_stamp(build_dir: Path) -> tuple[Path, int]:
     found = held.get(key)
     if found is None:
         found = held[key] = _read_stamp(build_dir)
+        # the directory it resolves to is held too: the web app asks by the ``build`` link, the search
+        # index by the directory the link resolved to (a path already resolved resolves to itself)
+        held.setdefault(os.fspath(found[0]), found)
     return found
 
 

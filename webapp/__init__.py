@@ -69,9 +69,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register(app)
     _install_helpers(app)
     _install_guards(app)
-    from rulekb.webapp import assets, caching, links, offline
+    from rulekb.webapp import assets, caching, fragments, links, offline
 
     links.install(app)  # the templates' URLs remembered per worker
+    fragments.install(app)  # the edition badge rendered once per worker
     caching.install(app)  # ETag / Last-Modified from the build stamp, 304s, gzip
     assets.install(app)  # content-hashed /assets/ names, immutable
     offline.install(app)  # web app manifest, service worker, offline search index

@@ -185,7 +185,7 @@ def install(app: Flask) -> None:
     """Answer conditional requests early, add validators to 200 responses, gzip what is worth it."""
     version, code_mtime = code_version()
     app.config.setdefault("GZIP_MIN_SIZE", 512)
-    app.config.setdefault("GZIP_LEVEL", 6)
+    app.config.setdefault("GZIP_LEVEL", 5)
     app.extensions["rulekb_code_version"] = version
     # One cache per app: a page depends on the app's settings too (BASE_URL makes absolute permalinks).
     hooks = _Hooks(app, version, code_mtime)

@@ -39,17 +39,28 @@ def _cache() -> Built:
     return built
 
 
+#: where a request keeps what its URLs are remembered under (the app's cache, script root, host and
+#: scheme: werkzeug works the host out of the headers each time it is asked)
+_SITE = "rulekb.links.site"
+
+
 def memo_url_for(endpoint: str, /, **values: Any) -> str:
     """:func:`flask.url_for`, remembered for relative URLs of plain values (see the module); the
     values keep their order, which is the order of a URL's query arguments."""
-    built: Built | None = current_app.extensions.get(_EXTENSION) if has_request_context() else None
+    if not has_request_context():
+        return url_for(endpoint, **values)
+    environ = request.environ
+    site: tuple[Built | None, str, str, str] | None = environ.get(_SITE)
+    if site is None:
+        site = environ[_SITE] = (current_app.extensions.get(_EXTENSION), request.script_root, request.host, request.scheme)
+    built, root, host, scheme = site
     if (
         built is None
         or endpoint.startswith(".")
         or any(key.startswith("_") or not isinstance(value, _PLAIN) for key, value in values.items())
     ):
         return url_for(endpoint, **values)
-    return built(request.script_root, request.host, request.scheme, endpoint, tuple(values.items()))
+    return built(root, host, scheme, endpoint, tuple(values.items()))
 
 
 def install(app: Flask) -> None:

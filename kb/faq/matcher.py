@@ -7,6 +7,7 @@ short list of function words is ignored; game words such as «не» or «тол
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Iterable, Sequence
 
@@ -84,15 +85,15 @@ class FaqMatcher:
         self._weight: dict[str, float] = {t: math.log(1 + count / n) ** 2 for t, n in frequency.items()}
         self._unknown = math.log(1 + count) ** 2
         self._phrasing_norms: list[list[float]] = []
+        #: each entry's phrasings as term sets, and the smallest norm among them (the bound in :meth:`match`)
+        self._phrasing_sets: list[list[frozenset[str]]] = phrasings
+        self._shortest_norms: list[float] = []
         self._profile_norms: list[float] = []
-        self._phrasing_postings: dict[str, list[tuple[int, int]]] = {}
         self._profile_postings: dict[str, list[int]] = {}
         for index, (docs, profile) in enumerate(zip(phrasings, profiles, strict=True)):
             self._phrasing_norms.append([self._norm(doc) for doc in docs])
+            self._shortest_norms.append(min(self._phrasing_norms[-1]))
             self._profile_norms.append(self._norm(profile))
-            for position, doc in enumerate(docs):
-                for term in doc:
-                    self._phrasing_postings.setdefault(term, []).append((index, position))
             for term in profile:
                 self._profile_postings.setdefault(term, []).append(index)
 
@@ -116,32 +117,73 @@ class FaqMatcher:
     def match(
         self, question: str, edition: str | None = None, limit: int | None = None
     ) -> list[tuple[FaqEntry, float]]:
-        """Entries that share terms with ``question``, best first, as ``(entry, score)``."""
+        """Entries that share terms with ``question``, best first, as ``(entry, score)``.
+
+        With a ``limit`` only the entries that can still reach the top ``limit`` are scored in full:
+        an entry's phrasings are subsets of its profile, so its profile dot over its shortest
+        phrasing bounds its closest phrasing, and an entry whose bound falls below the ``limit``-th
+        score so far cannot enter. Every score is summed in the same order as the full computation,
+        so the scores, and the order, are the same as without the bound."""
         terms = faq_terms(question)
         if not terms:
             return []
         query_norm = math.sqrt(sum(self._weight.get(t, self._unknown) for t in terms))
-        phrasing_dots: dict[int, dict[int, float]] = {}
+        weights = self._weight
+        known = [(term, weight) for term in terms if (weight := weights.get(term)) is not None]
         profile_dots: dict[int, float] = {}
-        for term in terms:
-            weight = self._weight.get(term)
-            if weight is None:
-                continue
-            for index in self._profile_postings[term]:
+        postings = self._profile_postings
+        for term, weight in known:
+            for index in postings[term]:
                 profile_dots[index] = profile_dots.get(index, 0.0) + weight
-            for index, position in self._phrasing_postings.get(term, ()):
-                dots = phrasing_dots.setdefault(index, {})
-                dots[position] = dots.get(position, 0.0) + weight
+        if edition is not None:
+            entries = self.entries
+            profile_dots = {i: dot for i, dot in profile_dots.items() if entries[i].edition == edition}
+        phrasing = self.PHRASING_WEIGHT
+        rest = 1 - self.PHRASING_WEIGHT
+        profile_norms = self._profile_norms
+        if limit is None or limit < 1 or limit >= len(profile_dots):
+            # every entry is scored: in the order the dots were summed, with no bound to stop at
+            order: list[tuple[float, int, float]] = [(0.0, i, dot) for i, dot in profile_dots.items()]
+            bounded = False
+        else:
+            # a heap of negated bounds: the entry that may score highest comes out first
+            shortest = self._shortest_norms
+            order = [
+                (-(phrasing * (dot / shortest[i]) + rest * (dot / profile_norms[i])) / query_norm, i, dot)
+                for i, dot in profile_dots.items()
+            ]
+            heapq.heapify(order)
+            bounded = True
+        top = limit or 0
+        profiles = self._profiles
+        phrasing_sets = self._phrasing_sets
+        phrasing_norms = self._phrasing_norms
         results: list[tuple[float, int]] = []
-        for index, profile_dot in profile_dots.items():
-            if edition is not None and self.entries[index].edition != edition:
-                continue
-            norms = self._phrasing_norms[index]
-            dots = phrasing_dots.get(index, {})
-            closest = max((dot / norms[position] for position, dot in dots.items()), default=0.0)
-            profile = profile_dot / self._profile_norms[index]
-            score = (self.PHRASING_WEIGHT * closest + (1 - self.PHRASING_WEIGHT) * profile) / query_norm
-            results.append((min(1.0, score), index))
+        best: list[float] = []  # the best ``limit`` scores so far, smallest first (a heap)
+        while order:
+            if bounded:
+                negated, index, profile_dot = heapq.heappop(order)
+                if len(best) >= top and -negated < best[0]:
+                    break
+            else:
+                _, index, profile_dot = order.pop()
+            profile_terms = profiles[index]
+            shared = [(term, weight) for term, weight in known if term in profile_terms]
+            closest = 0.0
+            for doc, norm in zip(phrasing_sets[index], phrasing_norms[index], strict=True):
+                dot = 0.0
+                for term, weight in shared:
+                    if term in doc:
+                        dot += weight
+                if dot and dot / norm > closest:
+                    closest = dot / norm
+            score = min(1.0, (phrasing * closest + rest * (profile_dot / profile_norms[index])) / query_norm)
+            results.append((score, index))
+            if bounded:
+                if len(best) < top:
+                    heapq.heappush(best, score)
+                elif score > best[0]:
+                    heapq.heapreplace(best, score)
         results.sort(key=lambda item: (-item[0], item[1]))
         if limit is not None:
             results = results[:limit]
@@ -153,7 +195,7 @@ _MATCHERS: dict[tuple[int, ...], FaqMatcher] = {}
 
 def faq_matcher(entries: Sequence[FaqEntry]) -> FaqMatcher:
     """The matcher over ``entries``, built once and reused while the same entry objects are passed."""
-    key = tuple(id(entry) for entry in entries)
+    key = tuple(map(id, entries))
     matcher = _MATCHERS.get(key)
     if matcher is None:
         if len(_MATCHERS) >= 8:

@@ -231,9 +231,11 @@ class Matcher:
 
     def _spans(self, toks: Sequence[Token], text: str, query: bool) -> list[tuple[int, int, _Compiled]]:
         found: list[tuple[int, int, _Compiled]] = []
+        # without text rules a one-word pattern found by the token's own lemma fits as it is
+        plain = not self.text_rules
         for i, token in enumerate(toks):
             for compiled in self._candidates(token):
-                if self._fits(compiled, toks, i, text, query):
+                if (plain and len(compiled.lemmas) == 1) or self._fits(compiled, toks, i, text, query):
                     found.append((i, i + len(compiled.lemmas), compiled))
         return found
 

@@ -77,3 +77,34 @@ def test_marked_snippet_equals_the_plain_computation() -> None:
     for _ in range(20_000):
         snippet = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
         assert str(marked_snippet(snippet)) == _plain_marked_snippet(snippet), snippet
+
+
+def test_the_remembered_badge_is_the_macro(app: Flask) -> None:
+    """webapp/fragments.py: the templates' ``badge`` returns what the ``badge`` macro renders, for
+    every edition, an unknown code, markup-like text and no edition, the first time and again."""
+    from rulekb.corpus.models import EDITIONS
+
+    badge = app.jinja_env.globals["badge"]
+    with app.test_request_context("/"):
+        macro: Any = app.jinja_env.get_template("_macros.html").module
+        for edition in [*EDITIONS, "zz", '<b>"x"</b>', None, 10]:
+            assert str(badge(edition)) == str(macro.badge(edition)) == str(badge(edition)), edition
+            assert "ed-" in str(badge(edition))
+
+
+def test_a_held_stamp_serves_the_directory_it_resolved_to(tmp_path: Path) -> None:
+    """Within a request the build is asked for by its link and by the directory the link resolves
+    to; the second is read from the first (the same build, one read a request)."""
+    real = tmp_path / "builds" / "one"
+    real.mkdir(parents=True)
+    manifest = real / "manifest.json"
+    manifest.write_text("{}", encoding="utf-8")
+    os.utime(manifest, ns=(1_000_000_000, 1_000_000_000))
+    link = tmp_path / "build"
+    link.symlink_to(real)
+    with stamps_held():
+        first = build_stamp(link)
+        assert first == (Path(os.path.realpath(real)), 1_000_000_000)
+        os.utime(manifest, ns=(2_000_000_000, 2_000_000_000))
+        assert build_stamp(first[0]) == first  # held: not read again within the request
+    assert build_stamp(first[0]) == (first[0], 2_000_000_000)  # the next request reads it afresh

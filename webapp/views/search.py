@@ -137,6 +137,8 @@ def _other_editions(build: Build, result: dict[str, Any]) -> list[dict[str, Any]
 
 
 _MARKED = re.compile(r"<b>(.*?)</b>", re.S)
+#: what escaping changes (markupsafe's five characters)
+_UNSAFE = re.compile(r"[&<>\"']")
 
 
 def marked_snippet(snippet: str) -> Markup:
@@ -146,6 +148,9 @@ def marked_snippet(snippet: str) -> Markup:
     and only the marks become ``<mark>`` elements; any other tag stays visible text.
     """
     pieces = _MARKED.split(snippet)  # text, marked, text, …, text
+    if _UNSAFE.search("".join(pieces)) is None:  # nothing to unescape, nothing to escape (most snippets)
+        pieces[1::2] = [f"<mark>{piece}</mark>" for piece in pieces[1::2]]
+        return Markup("".join(pieces))  # safe: no piece holds a character HTML gives a meaning
     if "&" in snippet:  # without one there is nothing to unescape
         pieces = [html.unescape(piece) for piece in pieces]
     out = [str(escape(piece)) for piece in pieces]
