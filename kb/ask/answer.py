@@ -81,7 +81,7 @@ def coverage(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures)
     for word, idf in content_words(index, parsed):
         weight = idf if idf is not None else top
         total += weight
-        if (word.concept is not None and word.concept in concepts_here) or any(
+        if any(concept in concepts_here for concept in word.named) or any(
             a in present for a in word.alternatives
         ):
             found += weight

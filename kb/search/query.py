@@ -178,7 +178,7 @@ def parse_query(
     covered, slang = _name_concepts(parsed, weighted, matcher, terms, matches)
     reader = _WordReader(parsed, weighted, matcher, speller, vocabulary, variants, synonyms)
     for position, term in enumerate(terms):
-        reader.read(term, covered.get(position), position in slang)
+        reader.read(term, covered.get(position, ()), position in slang)
     _apply_paraphrases(parsed, weighted, matcher, synonyms)
     parsed.terms = list(weighted.values())
     return parsed
@@ -199,12 +199,14 @@ def _name_concepts(
     matcher: ConceptMatcher,
     terms: Sequence[Term],
     matches: Sequence[ConceptMatch],
-) -> tuple[dict[int, str], set[int]]:
+) -> tuple[dict[int, tuple[str, ...]], set[int]]:
     """Record the matched concepts (with their share and phrases) and add their renderings.
 
-    Returns the concept each covered position names, and the positions of slang or English words
-    (a concept's phrase that is not its printed rendering)."""
-    covered: dict[int, str] = {}
+    Returns the concepts each covered position names — with editions named, every one, one those
+    editions render first («овервотч в 6ке»: the 6th edition's overwatch before the 10th's Fire
+    Overwatch); with none, the first (the word read in the newest edition's sense) —, and the positions of slang or English words (a concept's phrase that is
+    not its printed rendering)."""
+    covered: dict[int, list[str]] = {}
     slang: set[int] = set()
     span_size: dict[tuple[int, int], int] = {}
     for match in matches:
@@ -217,12 +219,33 @@ def _name_concepts(
             parsed.concepts.append(match.concept)
         printed = matcher.rendering_lemmas(match.concept) if match.origin != "rendering" else set()
         for position in range(match.start, match.end):
-            covered.setdefault(position, match.concept)
+            named = covered.setdefault(position, [])
+            if match.concept not in named:
+                named.append(match.concept)
             if match.origin != "rendering" and terms[position].text not in printed:
                 slang.add(position)
         if match.origin != "rendering":
             _add_renderings(weighted, matcher, match.concept, parsed.editions)
-    return covered, slang
+    if not parsed.editions:  # read in the newest edition's sense: the first concept only
+        return {position: tuple(named[:1]) for position, named in covered.items()}, slang
+    wanted = set(parsed.editions)
+    for named in covered.values():
+        if len(named) > 1:
+            named.sort(key=lambda concept: not _rendered_in(matcher, concept, wanted))
+    return {position: tuple(named) for position, named in covered.items()}, slang
+
+
+def _rendered_in(matcher: ConceptMatcher, concept_id: str, editions: set[str]) -> bool:
+    """Does one of ``editions``' texts print a rendering of the concept?"""
+    concept = matcher.concepts.get(concept_id)
+    if concept is None:
+        return False
+    edition_of = matcher.editions.get
+    return any(
+        (edition_of(source) or find_source(source).edition) in editions
+        for _, origin, source in concept.phrases
+        if origin == "rendering"
+    )
 
 
 class _WordReader:
@@ -247,26 +270,28 @@ class _WordReader:
         self.synonym_map = synonym_map(synonyms)
         self.english = english_map(synonyms)
 
-    def read(self, term: Term, concept: str | None, is_slang: bool) -> None:
+    def read(self, term: Term, concepts: tuple[str, ...], is_slang: bool) -> None:
         """One word: a number, a question word, or a word with its expansions (then, for a word
-        the texts do not know, a concept's slang or a spelling correction)."""
+        the texts do not know, a concept's slang or a spelling correction); ``concepts`` are those
+        the phrases it is part of name."""
         text = term.text
+        concept = concepts[0] if concepts else None
         parsed, weighted = self.parsed, self.weighted
         if _is_number(text):
             parsed.numbers.append(text)
             _add(weighted, text, 1.0, "word")
-            parsed.words.append(QueryWord(term.original, text, (text,), concept=concept))
+            parsed.words.append(QueryWord(term.original, text, (text,), concept=concept, concepts=concepts))
             return
         latin = not re.search(r"[а-я]", text)
         if text in LIGHT_WORDS:
             _add(weighted, text, LIGHT_WEIGHT, "light")
-            parsed.words.append(QueryWord(term.original, text, (text,), light=True, concept=concept))
+            parsed.words.append(QueryWord(term.original, text, (text,), light=True, concept=concept, concepts=concepts))
             return
         # a word of slang or English that named a concept is searched through the concept's
         # renderings; as a word of its own it would find look-alikes («хит ролл» → «хиты»)
         own = SLANG_WORD_WEIGHT if is_slang else 1.0
         alternatives = self._expand_latin(text, own, concept) if latin else self._expand_russian(term, own)
-        word = QueryWord(term.original, text, tuple(alternatives), concept=concept)
+        word = QueryWord(term.original, text, tuple(alternatives), concept=concept, concepts=concepts)
         parsed.words.append(word)
         if concept or len(term.original) < 4:
             return
@@ -321,6 +346,7 @@ class _WordReader:
                     parsed.concepts.append(found)
                 parsed.concept_phrases.setdefault(found, []).append(term.original)
             word.concept = sorted(fuzzy)[0]
+            word.concepts = tuple(sorted(fuzzy))
             return
         if with_synonyms:
             return
@@ -366,3 +392,4 @@ def _apply_paraphrases(
                 word.alternatives = tuple(dict.fromkeys((*word.alternatives, *added)))
                 if word.concept is None and concept is not None:
                     word.concept = concept
+                    word.concepts = (concept,)
