@@ -38,6 +38,7 @@ from rulekb.corpus.reader import find_source
 from rulekb.kb.search.concepts import default_matcher, load_concepts
 from rulekb.kb.search.parsed import ParsedQuery, QueryTerm, QueryWord
 from rulekb.kb.search.query_terms import is_number as _is_number
+from rulekb.kb.search.query_terms import rendered_in
 from rulekb.kb.search.query_terms import search_terms as _search_terms
 from rulekb.kb.search.query_text import (
     EDITION_CODES,
@@ -231,21 +232,8 @@ def _name_concepts(
     wanted = set(parsed.editions)
     for named in covered.values():
         if len(named) > 1:
-            named.sort(key=lambda concept: not _rendered_in(matcher, concept, wanted))
+            named.sort(key=lambda concept: not rendered_in(matcher, concept, wanted))
     return {position: tuple(named) for position, named in covered.items()}, slang
-
-
-def _rendered_in(matcher: ConceptMatcher, concept_id: str, editions: set[str]) -> bool:
-    """Does one of ``editions``' texts print a rendering of the concept?"""
-    concept = matcher.concepts.get(concept_id)
-    if concept is None:
-        return False
-    edition_of = matcher.editions.get
-    return any(
-        (edition_of(source) or find_source(source).edition) in editions
-        for _, origin, source in concept.phrases
-        if origin == "rendering"
-    )
 
 
 class _WordReader:

@@ -91,3 +91,42 @@ def test_a_leaf_carrying_the_second_concept_is_covered(built: Path) -> None:
             checked += 1
             break
     assert checked >= 2
+
+
+def edition_phrases(index: KnowledgeIndex) -> Iterator[tuple[str, str, str]]:
+    """``(concept, phrase, edition)``: a phrase of several words naming a concept that one edition's text
+    renders, and another edition."""
+    for concept, entry in index.matcher.concepts.items():
+        editions = rendered_editions(index, concept)
+        if len(editions) != 1:
+            continue
+        for text, origin, _ in entry.phrases:
+            if origin != "rendering" and len(text.split()) > 1:
+                for edition in EDITION_WORDS:
+                    if edition not in editions:
+                        yield concept, text, edition
+
+
+def test_a_phrase_gives_way_to_the_named_editions_name_of_its_mechanic(built: Path) -> None:
+    """«fires Overwatch» in a Kill Team question names Kill Team's overwatch (the curated mechanic
+    overwatch / Fire Overwatch), not the 10th edition's stratagem; a phrase whose concept has no
+    mechanic partner keeps its concept («wholly within в 6-й»)."""
+    from rulekb.kb.search.concepts import same_mechanic
+
+    index = get_index(built)
+    partners = same_mechanic()
+    gave_way = kept = 0
+    for concept, text, edition in edition_phrases(index):
+        parsed = index.parse(f"{text} {EDITION_WORDS[edition]}", None)
+        named = [c for word in parsed.words for c in word.named]
+        if concept in named:
+            kept += 1
+            continue
+        # replaced only by the same mechanic's concept, one the named edition renders
+        assert named, (text, edition)
+        inner = [c for c in named if c in partners.get(concept, ())]
+        assert inner and all(edition in rendered_editions(index, c) for c in inner), (text, edition, named)
+        gave_way += 1
+    assert gave_way >= 3 and kept > 100
+    parsed = index.parse("Kill Team: it fires Overwatch. Can my other model fire too?", None)
+    assert [w.named[0] for w in parsed.words if w.original == "Overwatch"] == ["overwatch"]
