@@ -37,6 +37,7 @@ from rulekb.corpus.morph import is_known
 from rulekb.corpus.reader import find_source
 from rulekb.kb.search.concepts import default_matcher, load_concepts
 from rulekb.kb.search.parsed import ParsedQuery, QueryTerm, QueryWord
+from rulekb.kb.search.query_nouns import is_verb, verbal_nouns
 from rulekb.kb.search.query_terms import is_number as _is_number
 from rulekb.kb.search.query_terms import rendered_in
 from rulekb.kb.search.query_terms import search_terms as _search_terms
@@ -181,6 +182,8 @@ def parse_query(
     for position, term in enumerate(terms):
         reader.read(term, covered.get(position, ()), position in slang)
     _apply_paraphrases(parsed, weighted, matcher, synonyms)
+    if vocabulary is not None:
+        _add_verbal_nouns(parsed, weighted, vocabulary)
     parsed.terms = list(weighted.values())
     return parsed
 
@@ -316,6 +319,7 @@ class _WordReader:
                 if other not in alternatives:
                     _add(weighted, other, VARIANT_WEIGHT * own, "variant")
                     alternatives.append(other)
+
         return alternatives
 
     def _unknown_word(self, term: Term, word: QueryWord, latin: bool) -> None:
@@ -346,6 +350,18 @@ class _WordReader:
                 for other in fixed_terms:
                     _add(self.weighted, other, CORRECTION_WEIGHT, "correction")
                 word.alternatives = (*word.alternatives, *fixed_terms)
+
+
+def _add_verbal_nouns(parsed: ParsedQuery, weighted: dict[str, QueryTerm], vocabulary: frozenset[str] | set[str]) -> None:
+    """A verb naming no concept (no termbase phrase, no paraphrase) also searches the noun of its
+    action at :data:`VARIANT_WEIGHT` (:func:`verbal_nouns`)."""
+    for word in parsed.words:
+        if word.light or word.concept is not None or not is_verb(word.original):
+            continue
+        for noun in verbal_nouns(word.lemma, vocabulary):
+            if noun not in word.alternatives:
+                _add(weighted, noun, VARIANT_WEIGHT, "variant")
+                word.alternatives = (*word.alternatives, noun)
 
 
 #: Weight of the words a paraphrase adds.

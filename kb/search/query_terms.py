@@ -3,6 +3,8 @@ an edition taken out first."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rulekb.corpus.reader import find_source
 from rulekb.kb.search.concepts import same_mechanic
 from rulekb.kb.search.parsed import ParsedQuery
@@ -48,8 +50,14 @@ def search_terms(
     return bare_terms, bare_matches
 
 
-def rendered_in(matcher: ConceptMatcher, concept_id: str, editions: set[str]) -> bool:
+def rendered_in(matcher: ConceptMatcher, concept_id: str, editions: set[str] | frozenset[str]) -> bool:
     """Does one of ``editions``' texts print a rendering of the concept?"""
+    return _rendered_in(matcher, concept_id, frozenset(editions))
+
+
+@lru_cache(maxsize=4096)
+def _rendered_in(matcher: ConceptMatcher, concept_id: str, editions: frozenset[str]) -> bool:
+    """:func:`rendered_in`, once per matcher (a rebuilt index brings a new one), concept and editions."""
     concept = matcher.concepts.get(concept_id)
     if concept is None:
         return False
