@@ -6,6 +6,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rulekb.corpus.errors import LinkError, TermbaseError
+from rulekb.kb.datafile import read_toml
+from rulekb.kb.paths import DATA_DIR
 from rulekb.kb.termbase.model import default_termbase
 from rulekb.kb.text.concepts import ConceptEntry, ConceptMatcher, concept_entries
 
@@ -33,15 +35,15 @@ def default_matcher() -> ConceptMatcher:
 def same_mechanic() -> dict[str, frozenset[str]]:
     """Concept id → the other concepts of its curated mechanic (``[[mechanic]]`` in
     ``kb/data/defines.toml``: one rule under different names in different editions, such as Fire
-    Overwatch and overwatch); empty when the curation cannot be read (``rulekb build`` reports it)."""
-    from rulekb.kb.graph.curation import load_curation
-
+    Overwatch and overwatch); empty when the file cannot be read (``rulekb build`` validates it and
+    reports what is wrong). Only its mechanics are read: the whole curation costs a second."""
     try:
-        mechanics = load_curation().mechanics
+        data = read_toml(DATA_DIR / "defines.toml", LinkError, missing="no defines.toml")
     except LinkError:
         return {}
     partners: dict[str, set[str]] = {}
-    for mechanic in mechanics:
-        for concept in mechanic.concepts:
-            partners.setdefault(concept, set()).update(c for c in mechanic.concepts if c != concept)
+    for mechanic in data.get("mechanic", []):
+        concepts = [c for c in mechanic.get("concepts", []) if isinstance(c, str)] if isinstance(mechanic, dict) else []
+        for concept in concepts:
+            partners.setdefault(concept, set()).update(c for c in concepts if c != concept)
     return {concept: frozenset(others) for concept, others in partners.items()}

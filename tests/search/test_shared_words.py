@@ -130,3 +130,16 @@ def test_a_phrase_gives_way_to_the_named_editions_name_of_its_mechanic(built: Pa
     assert gave_way >= 3 and kept > 100
     parsed = index.parse("Kill Team: it fires Overwatch. Can my other model fire too?", None)
     assert [w.named[0] for w in parsed.words if w.original == "Overwatch"] == ["overwatch"]
+
+
+def test_same_mechanic_reads_the_curated_mechanics() -> None:
+    """Search reads only the ``[[mechanic]]`` tables of ``defines.toml``: the same groups the graph's
+    curation loads and validates."""
+    from rulekb.kb.graph.curation import load_curation
+    from rulekb.kb.search.concepts import same_mechanic
+
+    expected: dict[str, set[str]] = {}
+    for mechanic in load_curation().mechanics:
+        for concept in mechanic.concepts:
+            expected.setdefault(concept, set()).update(c for c in mechanic.concepts if c != concept)
+    assert expected and same_mechanic() == {c: frozenset(others) for c, others in expected.items()}
