@@ -29,6 +29,7 @@ from rulekb.kb.ask.card import build_card, empty_card, question_lang
 from rulekb.kb.ask.card_editions import OTHER_EDITIONS_MIN_WEIGHT
 from rulekb.kb.ask.faq_pick import FAQ_HIGH, faq_hits, faq_matches, pick_faq
 from rulekb.kb.faq.gate import related_json
+from rulekb.kb.search.hits import lead_each_edition
 from rulekb.kb.search.index import NodeFeatures
 from rulekb.kb.search.query import ParsedQuery
 from rulekb.kb.search.ranking import content_words
@@ -269,6 +270,8 @@ def _ask(
     if faq is not None:
         entry, score, nodes = faq
         hits = faq_hits(index, parsed, hits, nodes, score)
+        if parsed.compare and len(parsed.editions) > 1:
+            hits = lead_each_edition(hits, parsed.editions)
         result["faq"] = {
             "id": entry.id,
             "question": entry.question,
