@@ -29,6 +29,7 @@ from rulekb.kb.ask.card import build_card, empty_card, question_lang, terminolog
 from rulekb.kb.ask.card_editions import OTHER_EDITIONS_MIN_WEIGHT
 from rulekb.kb.ask.faq_pick import FAQ_HIGH, faq_hits, faq_matches, pick_faq
 from rulekb.kb.faq.gate import related_json
+from rulekb.kb.search.hits import lead_each_edition
 from rulekb.kb.search.index import NodeFeatures
 from rulekb.kb.search.query import ParsedQuery
 from rulekb.kb.search.ranking import content_words
@@ -81,7 +82,7 @@ def coverage(index: KnowledgeIndex, parsed: ParsedQuery, features: NodeFeatures)
     for word, idf in content_words(index, parsed):
         weight = idf if idf is not None else top
         total += weight
-        if (word.concept is not None and word.concept in concepts_here) or any(
+        if any(concept in concepts_here for concept in word.named) or any(
             a in present for a in word.alternatives
         ):
             found += weight
@@ -274,6 +275,8 @@ def _ask(
     if faq is not None:
         entry, score, nodes = faq
         hits = faq_hits(index, parsed, hits, nodes, score)
+        if parsed.compare and len(parsed.editions) > 1:
+            hits = lead_each_edition(hits, parsed.editions)
         result["faq"] = {
             "id": entry.id,
             "question": entry.question,

@@ -8,7 +8,7 @@ from typing import Any
 from rulekb.kb.search.features import NodeFeatures
 from rulekb.kb.search.query import ParsedQuery
 
-__all__ = ["Hit", "SearchResult", "make_hit"]
+__all__ = ["Hit", "SearchResult", "lead_each_edition", "make_hit"]
 
 
 @dataclass
@@ -72,3 +72,14 @@ def make_hit(features: NodeFeatures, score: float, text: str = "") -> Hit:
         score=round(score, 6),
         snippet=text,
     )
+
+
+def lead_each_edition(hits: list[Hit], editions: list[str]) -> list[Hit]:
+    """A comparison's hits with the first hit of each compared edition first (in their order), then
+    the rest in order: what reorders the hits after ranking (a FAQ entry's cited passages, all of one
+    edition) must not hide the other edition's rule."""
+    leaders: list[Hit] = []
+    for hit in hits:
+        if hit.edition in editions and all(h.edition != hit.edition for h in leaders):
+            leaders.append(hit)
+    return leaders + [hit for hit in hits if all(hit is not h for h in leaders)]

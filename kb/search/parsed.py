@@ -28,7 +28,17 @@ class QueryWord:
     """The lemma, its translations, synonyms and spelling correction."""
     light: bool = False
     concept: str | None = None
-    """The concept whose phrase this word is part of."""
+    """The concept whose phrase this word is part of (of several, one the named editions render)."""
+    concepts: tuple[str, ...] = ()
+    """Every concept a phrase this word is part of names («овервотч»: Fire Overwatch and the older
+    editions' overwatch), :attr:`concept` first; empty when it names none."""
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        """The concepts the word stands for: :attr:`concepts`, or :attr:`concept` alone."""
+        if self.concepts:
+            return self.concepts
+        return (self.concept,) if self.concept is not None else ()
 
 
 @dataclass

@@ -37,7 +37,9 @@ from rulekb.corpus.morph import is_known
 from rulekb.corpus.reader import find_source
 from rulekb.kb.search.concepts import default_matcher, load_concepts
 from rulekb.kb.search.parsed import ParsedQuery, QueryTerm, QueryWord
+from rulekb.kb.search.query_nouns import is_verb, verbal_nouns
 from rulekb.kb.search.query_terms import is_number as _is_number
+from rulekb.kb.search.query_terms import rendered_in
 from rulekb.kb.search.query_terms import search_terms as _search_terms
 from rulekb.kb.search.query_text import (
     EDITION_CODES,
@@ -178,8 +180,10 @@ def parse_query(
     covered, slang = _name_concepts(parsed, weighted, matcher, terms, matches)
     reader = _WordReader(parsed, weighted, matcher, speller, vocabulary, variants, synonyms)
     for position, term in enumerate(terms):
-        reader.read(term, covered.get(position), position in slang)
+        reader.read(term, covered.get(position, ()), position in slang)
     _apply_paraphrases(parsed, weighted, matcher, synonyms)
+    if vocabulary is not None:
+        _add_verbal_nouns(parsed, weighted, vocabulary)
     parsed.terms = list(weighted.values())
     return parsed
 
@@ -199,12 +203,14 @@ def _name_concepts(
     matcher: ConceptMatcher,
     terms: Sequence[Term],
     matches: Sequence[ConceptMatch],
-) -> tuple[dict[int, str], set[int]]:
+) -> tuple[dict[int, tuple[str, ...]], set[int]]:
     """Record the matched concepts (with their share and phrases) and add their renderings.
 
-    Returns the concept each covered position names, and the positions of slang or English words
-    (a concept's phrase that is not its printed rendering)."""
-    covered: dict[int, str] = {}
+    Returns the concepts each covered position names — with editions named, every one, one those
+    editions render first («овервотч в 6ке»: the 6th edition's overwatch before the 10th's Fire
+    Overwatch); with none, the first (the word read in the newest edition's sense) —, and the positions of slang or English words (a concept's phrase that is
+    not its printed rendering)."""
+    covered: dict[int, list[str]] = {}
     slang: set[int] = set()
     span_size: dict[tuple[int, int], int] = {}
     for match in matches:
@@ -217,12 +223,20 @@ def _name_concepts(
             parsed.concepts.append(match.concept)
         printed = matcher.rendering_lemmas(match.concept) if match.origin != "rendering" else set()
         for position in range(match.start, match.end):
-            covered.setdefault(position, match.concept)
+            named = covered.setdefault(position, [])
+            if match.concept not in named:
+                named.append(match.concept)
             if match.origin != "rendering" and terms[position].text not in printed:
                 slang.add(position)
         if match.origin != "rendering":
             _add_renderings(weighted, matcher, match.concept, parsed.editions)
-    return covered, slang
+    if not parsed.editions:  # read in the newest edition's sense: the first concept only
+        return {position: tuple(named[:1]) for position, named in covered.items()}, slang
+    wanted = set(parsed.editions)
+    for named in covered.values():
+        if len(named) > 1:
+            named.sort(key=lambda concept: not rendered_in(matcher, concept, wanted))
+    return {position: tuple(named) for position, named in covered.items()}, slang
 
 
 class _WordReader:
@@ -247,26 +261,28 @@ class _WordReader:
         self.synonym_map = synonym_map(synonyms)
         self.english = english_map(synonyms)
 
-    def read(self, term: Term, concept: str | None, is_slang: bool) -> None:
+    def read(self, term: Term, concepts: tuple[str, ...], is_slang: bool) -> None:
         """One word: a number, a question word, or a word with its expansions (then, for a word
-        the texts do not know, a concept's slang or a spelling correction)."""
+        the texts do not know, a concept's slang or a spelling correction); ``concepts`` are those
+        the phrases it is part of name."""
         text = term.text
+        concept = concepts[0] if concepts else None
         parsed, weighted = self.parsed, self.weighted
         if _is_number(text):
             parsed.numbers.append(text)
             _add(weighted, text, 1.0, "word")
-            parsed.words.append(QueryWord(term.original, text, (text,), concept=concept))
+            parsed.words.append(QueryWord(term.original, text, (text,), concept=concept, concepts=concepts))
             return
         latin = not re.search(r"[а-я]", text)
         if text in LIGHT_WORDS:
             _add(weighted, text, LIGHT_WEIGHT, "light")
-            parsed.words.append(QueryWord(term.original, text, (text,), light=True, concept=concept))
+            parsed.words.append(QueryWord(term.original, text, (text,), light=True, concept=concept, concepts=concepts))
             return
         # a word of slang or English that named a concept is searched through the concept's
         # renderings; as a word of its own it would find look-alikes («хит ролл» → «хиты»)
         own = SLANG_WORD_WEIGHT if is_slang else 1.0
         alternatives = self._expand_latin(text, own, concept) if latin else self._expand_russian(term, own)
-        word = QueryWord(term.original, text, tuple(alternatives), concept=concept)
+        word = QueryWord(term.original, text, tuple(alternatives), concept=concept, concepts=concepts)
         parsed.words.append(word)
         if concept or len(term.original) < 4:
             return
@@ -303,6 +319,7 @@ class _WordReader:
                 if other not in alternatives:
                     _add(weighted, other, VARIANT_WEIGHT * own, "variant")
                     alternatives.append(other)
+
         return alternatives
 
     def _unknown_word(self, term: Term, word: QueryWord, latin: bool) -> None:
@@ -321,6 +338,7 @@ class _WordReader:
                     parsed.concepts.append(found)
                 parsed.concept_phrases.setdefault(found, []).append(term.original)
             word.concept = sorted(fuzzy)[0]
+            word.concepts = tuple(sorted(fuzzy))
             return
         if with_synonyms:
             return
@@ -332,6 +350,18 @@ class _WordReader:
                 for other in fixed_terms:
                     _add(self.weighted, other, CORRECTION_WEIGHT, "correction")
                 word.alternatives = (*word.alternatives, *fixed_terms)
+
+
+def _add_verbal_nouns(parsed: ParsedQuery, weighted: dict[str, QueryTerm], vocabulary: frozenset[str] | set[str]) -> None:
+    """A verb naming no concept (no termbase phrase, no paraphrase) also searches the noun of its
+    action at :data:`VARIANT_WEIGHT` (:func:`verbal_nouns`)."""
+    for word in parsed.words:
+        if word.light or word.concept is not None or not is_verb(word.original):
+            continue
+        for noun in verbal_nouns(word.lemma, vocabulary):
+            if noun not in word.alternatives:
+                _add(weighted, noun, VARIANT_WEIGHT, "variant")
+                word.alternatives = (*word.alternatives, noun)
 
 
 #: Weight of the words a paraphrase adds.
@@ -366,3 +396,4 @@ def _apply_paraphrases(
                 word.alternatives = tuple(dict.fromkeys((*word.alternatives, *added)))
                 if word.concept is None and concept is not None:
                     word.concept = concept
+                    word.concepts = (concept,)

@@ -3,13 +3,17 @@ an edition taken out first."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from rulekb.corpus.reader import find_source
+from rulekb.kb.search.concepts import same_mechanic
 from rulekb.kb.search.parsed import ParsedQuery
 from rulekb.kb.search.query_text import expand_contractions, strip_edition_words, term_edition_names
 from rulekb.kb.text.analysis import Term, tokens
 from rulekb.kb.text.concepts import ConceptMatch, ConceptMatcher
 from rulekb.kb.text.vocabulary import LIGHT_WORDS
 
-__all__ = ["MIN_WORDS_WITHOUT_NAME", "is_number", "match_concepts", "search_terms"]
+__all__ = ["MIN_WORDS_WITHOUT_NAME", "is_number", "match_concepts", "rendered_in", "search_terms"]
 
 
 #: A question naming an edition by a name its texts print («Kill Team») searches that name only when
@@ -28,6 +32,8 @@ def search_terms(
     missions»)."""
     body = expand_contractions(strip_edition_words(cleaned))
     terms, matches = match_concepts(body, matcher, vocabulary)
+    if parsed.editions:
+        matches = _editions_phrases(terms, matches, matcher, set(parsed.editions), body)
     names = term_edition_names(cleaned) if parsed.editions else []
     if not names:
         return terms, matches
@@ -37,10 +43,68 @@ def search_terms(
         return terms, matches
     name_concepts = {m.concept for name in names for m in matcher.match_terms(list(tokens(name)), query=True, raw=name)}
     bare_terms, bare_matches = match_concepts(bare, matcher, vocabulary)
+    bare_matches = _editions_phrases(bare_terms, bare_matches, matcher, set(parsed.editions), bare)
     kept = {m.concept for m in bare_matches} | name_concepts
     if any(m.concept not in kept for m in matches):
         return terms, matches  # «Kill Team missions»: the name is part of a concept's name
     return bare_terms, bare_matches
+
+
+def rendered_in(matcher: ConceptMatcher, concept_id: str, editions: set[str] | frozenset[str]) -> bool:
+    """Does one of ``editions``' texts print a rendering of the concept?"""
+    return _rendered_in(matcher, concept_id, frozenset(editions))
+
+
+@lru_cache(maxsize=4096)
+def _rendered_in(matcher: ConceptMatcher, concept_id: str, editions: frozenset[str]) -> bool:
+    """:func:`rendered_in`, once per matcher (a rebuilt index brings a new one), concept and editions."""
+    concept = matcher.concepts.get(concept_id)
+    if concept is None:
+        return False
+    edition_of = matcher.editions.get
+    return any(
+        (edition_of(source) or find_source(source).edition) in editions
+        for _, origin, source in concept.phrases
+        if origin == "rendering"
+    )
+
+
+def _editions_phrases(
+    terms: list[Term], matches: list[ConceptMatch], matcher: ConceptMatcher, editions: set[str], raw: str
+) -> list[ConceptMatch]:
+    """A phrase naming only concepts the named editions' texts do not render gives way to the longest
+    phrase inside it naming the same mechanic under the name those editions use (a curated
+    ``[[mechanic]]``): in a Kill Team question «fires Overwatch» is Kill Team's overwatch, not the 10th
+    edition's stratagem Fire Overwatch its two words name. Other inner concepts do not count:
+    «wholly within в 6-й» stays the concept asked about, not «within»."""
+    spans: dict[tuple[int, int], list[ConceptMatch]] = {}
+    for match in matches:
+        spans.setdefault((match.start, match.end), []).append(match)
+    out: list[ConceptMatch] = []
+    for (start, end), found in spans.items():
+        if end - start < 2 or any(rendered_in(matcher, m.concept, editions) for m in found):
+            out += found
+            continue
+        related = frozenset().union(*(same_mechanic().get(m.concept, frozenset()) for m in found))
+        inner = _inner_phrase(terms, start, end, matcher, editions, raw, related) if related else []
+        out += inner or found
+    return out
+
+
+def _inner_phrase(
+    terms: list[Term], start: int, end: int, matcher: ConceptMatcher, editions: set[str], raw: str,
+    related: frozenset[str],
+) -> list[ConceptMatch]:
+    """The matches of the longest window inside ``terms[start:end]`` naming one of the ``related``
+    concepts (the same mechanic) that ``editions`` render (positions in ``terms``), or none."""
+    for size in range(end - start - 1, 0, -1):
+        for left in range(start, end - size + 1):
+            window = terms[left : left + size]
+            found = [m for m in matcher.match_terms(window, query=True, raw=raw) if m.start == 0 and m.end == size]
+            if any(m.concept in related and rendered_in(matcher, m.concept, editions) for m in found):
+                return [ConceptMatch(m.concept, m.start + left, m.end + left, m.phrase, m.origin, m.fuzzy)
+                        for m in found]
+    return []
 
 
 def match_concepts(

@@ -145,8 +145,8 @@ class _QueryFeatures:
     words: dict[str, float]
     """Lemma → weight × IDF of the question's own words (and translations)."""
     total: float
-    units: list[tuple[frozenset[str], float, str | None]]
-    """One per content word: the terms that stand for it, its IDF weight, its concept."""
+    units: list[tuple[frozenset[str], float, tuple[str, ...]]]
+    """One per content word: the terms that stand for it, its IDF weight, the concepts it names."""
     units_total: float
     concept_weights: list[tuple[str, float]]
     concepts_total: float
@@ -175,14 +175,15 @@ class _QueryFeatures:
         words = {
             t.text: t.weight * index.idf(t.text) for t in parsed.terms if t.origin in ("word", "correction", "english", "variant")
         }
-        units = [(frozenset(word.alternatives), weight if weight is not None else index.max_idf, word.concept)
+        units = [(frozenset(word.alternatives), weight if weight is not None else index.max_idf, word.named)
                  for word, weight in content_words(index, parsed) if weight is not None or word.concept is not None]
         masks: dict[str, int] = {}
         concept_masks: dict[str, int] = {}
-        for position, (alternatives, _, concept) in enumerate(units):
+        for position, (alternatives, _, named) in enumerate(units):
             for term in alternatives:
                 masks[term] = masks.get(term, 0) | (1 << position)
-            if concept is not None:
+            # a word naming several concepts («овервотч») stands for each of them
+            for concept in named:
                 concept_masks[concept] = concept_masks.get(concept, 0) | (1 << position)
         heading_renderings = [
             (rendering, units_of)

@@ -47,9 +47,10 @@ def plain_cover(index: KnowledgeIndex, query: _QueryFeatures, node_id: str) -> t
                 return True
         return False
 
-    implied = [under(concept) for _, _, concept in query.units]
-    covered = sum(w for (alternatives, w, concept), up in zip(query.units, implied, strict=True)
-                  if up or (concept in concepts) or not alternatives.isdisjoint(here))
+    # a word naming several concepts stands for each of them
+    implied = [any(under(concept) for concept in named) for _, _, named in query.units]
+    covered = sum(w for (alternatives, w, named), up in zip(query.units, implied, strict=True)
+                  if up or not concepts.isdisjoint(named) or not alternatives.isdisjoint(here))
     best = 0.0
     for sentence in index.sentence_sets[node_id]:
         held = [not alternatives.isdisjoint(sentence) for alternatives, _, _ in query.units]
