@@ -136,7 +136,7 @@ def compared_form(question: str) -> str | None:
 
 #: Words that compare by themselves over time: a rule that changed changed between editions.
 _CHANGE = re.compile(
-    r"(как\s+измени|что\s+измени|изменил\w*|поменял\w*|\bбыло\b.*\bстало\b|\bchanged?\b|\bused\s+to\b)", re.IGNORECASE)
+    r"(как\s+измени|что\s+измени|изменил\w*|поменял\w*|\bбыло\b.*\bстало\b|\bchanged?\b)", re.IGNORECASE)
 #: A conjunction setting one thing against another: it compares editions only when an edition is one of its sides.
 _AGAINST = re.compile(r"(?:\bvs\b\.?|\bversus\b|\bпротив\b)", re.IGNORECASE)
 #: How far either side of «vs» an edition name is read (words).
@@ -355,10 +355,11 @@ def vocabulary_editions(question_lemmas: Sequence[str], vocabulary: dict[tuple[s
 
 _OLDER = re.compile(r"(\b(?:стар(?:ый|ая|ой|ое|ые|ых|ую|ом|ым|ыми|ого|ому|ее|ей|ие|их)|прошл\w+|прежн\w+|предыдущ\w+|old|older|earlier|previous|past)\s+(?:\w+\s+)?"
                     r"(?:книг\w*|редакц\w*|перевод\w*|издани\w*|правил\w*|books?|editions?|translations?|texts?|rules?)"
-                    # «раньше» as "in the old days": ending a clause or before what was («раньше можно было …»), not
-                    # «раньше, чем …» / «раньше фазы …» (earlier in the turn)
-                    r"|\bраньше\b(?!\s*,?\s*чем\b)(?=\s*(?:$|[?!.;:—–)]|,|(?:было|был[аио]?|можно|нельзя|надо|нужно"
-                    r"|мог\w*|разрешал\w*|работал\w*|действовал\w*)\b))|\bused\s+to\b)", re.IGNORECASE)
+                    # «раньше» as "in the old days": opening the question («А раньше …?») or with what was
+                    # («раньше можно было», «как было раньше») — not «кто бьёт раньше?», «раньше, чем …» (in the turn)
+                    r"|(?:^|[.?!]\s*|\bа\s+)раньше\b(?!\s*,?\s*чем\b)"
+                    r"|\bраньше\s+(?:было|был[аио]?|можно|нельзя|надо|нужно|мог\w*|разрешал\w*|работал\w*|действовал\w*)\b"
+                    r"|\bбыл[оаи]?\s+раньше\b)", re.IGNORECASE)
 
 
 def older_editions_asked(question: str) -> list[str]:

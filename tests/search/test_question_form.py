@@ -191,6 +191,8 @@ def test_older_editions_named_by_words() -> None:
     assert older_editions_asked("а как было раньше?") == older
     # «раньше, чем …», «раньше фазы»: earlier in the turn, not in older books; «на старте» is no «старый»
     assert older_editions_asked("можно ли нападать раньше, чем стрелять?") == []
+    assert older_editions_asked("кто бьёт раньше в рукопашке?") == []
+    assert older_editions_asked("What dice are used to determine charge distance?") == []
     assert older_editions_asked("можно ли нападать раньше фазы стрельбы?") == []
     assert older_editions_asked("на старте правила игры говорят что?") == []
 
