@@ -167,7 +167,7 @@ def build_card(
     build_dir: Path = index.build_dir
     lang = question_lang(question)
     # «книги 6-й и 10-й редакции»: every edition of a list before «редакция», not only the last
-    named = named_editions(parsed, question, listed_editions(question))
+    named = named_editions(parsed, question, listed_editions(question), hits)
     form = question_form(question, parsed.compare, len(named))
     implied = [] if named else _implied(build_dir, parsed, hits)
     if form == "terminology":

@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulekb.corpus.editions import default_edition, display_order
+from rulekb.kb.ask.form import compares_editions, older_editions_asked
 from rulekb.kb.search.query_text import detect_editions
 from rulekb.kb.search.searcher import search_parsed
 
 __all__ = ["BARE_ORDINAL", "COMPARED_DEPTH", "CONFIRM_HITS", "MECHANIC_MIN_WEIGHT", "OTHER_EDITIONS_MIN_WEIGHT",
            "PER_EDITION_SHARE", "Defining", "compared_passages", "concept_filter",
-           "confirmed_editions", "defining_editions", "named_editions", "ordinal_editions", "unmarked_editions",
+           "confirmed_editions", "defining_editions", "named_editions", "named_editions_of", "older_named", "ordinal_editions", "unmarked_editions",
            "with_defining"]
 
 #: With no edition named or implied, another edition's best passage scoring at least this share of
@@ -67,7 +68,26 @@ def ordinal_editions(question: str) -> list[str]:
     return found
 
 
-def named_editions(parsed: Any, question: str, listed: Sequence[str] = ()) -> list[str]:
+def older_named(question: str, named: Sequence[str], hits: Sequence[Any]) -> list[str]:
+    """The older edition «в старой редакции», «раньше», "in the old edition" names
+    (:func:`older_editions_asked`): the one retrieval ranks first among the editions but the default,
+    when the question names no older edition itself (then the words mean those); none without a hit."""
+    older = older_editions_asked(question)
+    if not older or set(named) & set(older):
+        return []
+    ranked = [h.edition for h in hits if h.edition in older]
+    return ranked[:1]
+
+
+def named_editions(parsed: Any, question: str, listed: Sequence[str] = (), hits: Sequence[Any] = ()) -> list[str]:
+    """:func:`named_editions_of` and the older edition its words name (:func:`older_named`), after them."""
+    named = named_editions_of(parsed, question, listed)
+    if parsed.explicit_edition is not None:
+        return named
+    return list(dict.fromkeys([*named, *older_named(question, named, hits)]))
+
+
+def named_editions_of(parsed: Any, question: str, listed: Sequence[str] = ()) -> list[str]:
     """Every edition the question names: the query parser's, the editions of a list before «редакция»
     (``listed``) and the bare ordinals (:func:`ordinal_editions`), in that order. A comparison naming one
     edition to the parser gets the newest added as its other side; when the question names that other
@@ -78,6 +98,10 @@ def named_editions(parsed: Any, question: str, listed: Sequence[str] = ()) -> li
     extra = [*listed, *ordinal_editions(question)]
     named = list(dict.fromkeys([*detect_editions(parsed.cleaned), *extra]))
     if len(named) >= 2:
+        return named
+    if parsed.compare and not compares_editions(question, len(named)):
+        # «basic vs advanced rules» in a 6th-edition question: the parser's newest edition guessed as the
+        # other side of a comparison the question does not make
         return named
     return list(dict.fromkeys([*parsed.editions, *extra]))
 

@@ -27,7 +27,9 @@ from rulekb.kb.text.asked import asking_sentence
 
 __all__ = [
     "FORMS",
+    "compares_editions",
     "concept_editions",
+    "each_asks_yes_no",
     "implied_editions",
     "listed_editions",
     "older_editions_asked",
@@ -94,11 +96,15 @@ _WH_RU = re.compile(
 
 
 _NAMING = re.compile(
-    r"(назван\w*|назвал\w*|называ\w*|переведен\w*|переведён\w*|переведено|переведены|обозначен\w*|перевод\w*|передан\w*"
+    r"(назван\w*|назвал\w*|называ\w*|обозва\w*|обзыва\w*|именова\w*|именуе\w*|звуч\w*|переведен\w*|переведён\w*|переведено|переведены|обозначен\w*|перевод\w*|передан\w*"
     r"|переда[её]тся|передают)",
     re.IGNORECASE,
 )
 _IN_TRANSLATION = re.compile(r"(в\s+(?:этом\s+|русском\s+)?(?:переводе|тексте|книг\w*)|[A-Za-z]{3,})")
+#: «как (в 6ке) обозвали инвуль», «как это назвали»: «как» before a naming verb of the impersonal past
+#: plural — the translators named it — asks how the text renders a term, whatever else the question names.
+_THEY_NAMED = re.compile(r"\bкак\s+(?:\S+\s+){0,6}?(?:на|обо|пере)?(?:зва|обзыва|имен\w*|окрести|переве)ли\b",
+                         re.IGNORECASE)
 
 
 #: A yes/no question joined to another one («… и можно ли …», "…, and can it …").
@@ -128,13 +134,94 @@ def compared_form(question: str) -> str | None:
     return inner if inner in ("number", "yesno") else None
 
 
+#: Words that compare by themselves over time: a rule that changed changed between editions.
+_CHANGE = re.compile(
+    r"(как\s+измени|что\s+измени|изменил\w*|поменял\w*|\bбыло\b.*\bстало\b|\bchanged?\b)", re.IGNORECASE)
+#: A conjunction setting one thing against another: it compares editions only when an edition is one of its sides.
+_AGAINST = re.compile(r"(?:\bvs\b\.?|\bversus\b|\bпротив\b)", re.IGNORECASE)
+#: How far either side of «vs» an edition name is read (words).
+AGAINST_SIDE = 4
+
+
+def _names_edition(text: str) -> bool:
+    from rulekb.kb.search.query_text import detect_editions  # the query parser's edition names
+
+    return bool(detect_editions(text) or re.search(r"(?<![\w.,+\-])(?:6|7|10)\s?-?\s?(?:я|й|ой|ая|ей|ую|ю|th)\b", text)
+                or _OLDER.search(text))
+
+
+#: A preposition ends a side of «vs»: «пистолет против ассолта | в 10-й» — what follows frames both sides.
+_FRAME = re.compile(r"^(?:в|во|по|на|для|при|in|at|on|for|under|with)$", re.IGNORECASE)
+
+
+def _side(words: Iterable[str]) -> list[str]:
+    """One side of «vs»: the words next to it (nearest first), up to :data:`AGAINST_SIDE`, to a preposition
+    or a clause's end."""
+    side: list[str] = []
+    for word in words:
+        if _FRAME.match(word) or len(side) >= AGAINST_SIDE:
+            break
+        side.append(word)
+        if re.search(r"[,;:?!.—–]$", word):
+            break
+    return side
+
+
+def against_editions(question: str) -> bool | None:
+    """Whether the question's «vs»/«против» sets an edition against another («кохеренси 6ка vs 10ка»,
+    "old Kill Team rules vs the 10th edition"): an edition named on a side of it (:func:`_side`); ``None`` when the question has no such conjunction. Between rule words («пистолет vs
+    ассолт», "the save vs the normal damage") it compares rules, not editions."""
+    found: bool | None = None
+    for match in _AGAINST.finditer(question):
+        before = " ".join(_side(reversed(question[: match.start()].split())))
+        after = " ".join(_side(iter(question[match.end():].split())))
+        if _names_edition(before) or _names_edition(after):
+            return True
+        found = False
+    return found
+
+
+def compares_editions(question: str, editions: int) -> bool:
+    """Whether a comparing word of ``question`` is about editions (``editions``: how many it names):
+    a word of change («как изменился», "changed") always is; «vs»/«против» when an edition is one of its
+    sides (:func:`against_editions`); a word of difference («чем отличается», «по сравнению», "differ")
+    when the question names an edition. «Heavy vs Assault», «отлично от пехоты» compare rules."""
+    if _CHANGE.search(question):
+        return True
+    against = against_editions(question)
+    if against:
+        return True
+    if editions < 1:
+        return False
+    rest = _AGAINST.sub(" ", question) if against is False else question
+    return bool(_COMPARISON.search(rest))
+
+
 def question_form(question: str, compare: bool = False, editions: int = 0) -> str:
     """One of :data:`FORMS` for ``question``; ``compare`` when the query parser saw a comparison,
     ``editions`` how many editions it names (two or more: a comparison)."""
     text = question.strip()
-    if _TERMINOLOGY.search(text) or (_NAMING.search(text) and _IN_TRANSLATION.search(text)):
+    form = _marked_form(text, compare, editions)
+    if form is not None:
+        return form
+    lowered = text.lower()
+    if text.endswith("?") and not _WH_RU.search(lowered) and not re.search(r"\b(?:what|how|which|when|where|who|why)\b", lowered):
+        return "yesno"
+    return "lookup"
+
+
+def each_asks_yes_no(question: str) -> bool:
+    """Whether a comparison asks a yes/no of each edition in words that ask it — «можно ли», «нужно ли
+    видеть …», "can my shooters …?" before «в 6-й и в 10-й» — not by a question mark alone ("Unit coherency
+    distances in 6th vs 10th?" asks for the distances): each edition's part then opens with its verdict."""
+    return _marked_form(question.strip(), False, 0) == "yesno"
+
+
+def _marked_form(text: str, compare: bool, editions: int) -> str | None:
+    """The form the question's words mark; ``None`` when no word does."""
+    if _TERMINOLOGY.search(text) or _THEY_NAMED.search(text) or (_NAMING.search(text) and _IN_TRANSLATION.search(text)):
         return "terminology"
-    if editions >= 2 or (compare and (editions >= 1 or _COMPARISON.search(text))):
+    if editions >= 2 or (compare and compares_editions(text, editions)):
         return "comparison"
     if _NUMBER.search(text):
         return "number"
@@ -154,9 +241,7 @@ def question_form(question: str, compare: bool = False, editions: int = 0) -> st
         return "number"  # a measure the situation tells («в 3 дюймах лежит объектив. Как мне …?») asks nothing
     if _PROCEDURE.search(text):
         return "procedure"
-    if text.endswith("?") and not _WH_RU.search(lowered) and not re.search(r"\b(?:what|how|which|when|where|who|why)\b", lowered):
-        return "yesno"
-    return "lookup"
+    return None
 
 
 @lru_cache(maxsize=4)
@@ -268,8 +353,13 @@ def vocabulary_editions(question_lemmas: Sequence[str], vocabulary: dict[tuple[s
     return [e for e in display_order() if e != default and e in common]
 
 
-_OLDER = re.compile(r"\b(?:стар\w*|прошл\w+|прежн\w+|предыдущ\w+|older|earlier|previous|past)\s+(?:\w+\s+)?"
-                    r"(?:книг\w*|редакц\w*|перевод\w*|издани\w*|books?|editions?|translations?|texts?)", re.IGNORECASE)
+_OLDER = re.compile(r"(\b(?:стар(?:ый|ая|ой|ое|ые|ых|ую|ом|ым|ыми|ого|ому|ее|ей|ие|их)|прошл\w+|прежн\w+|предыдущ\w+|old|older|earlier|previous|past)\s+(?:\w+\s+)?"
+                    r"(?:книг\w*|редакц\w*|перевод\w*|издани\w*|правил\w*|books?|editions?|translations?|texts?|rules?)"
+                    # «раньше» as "in the old days": opening the question («А раньше …?») or with what was
+                    # («раньше можно было», «как было раньше») — not «кто бьёт раньше?», «раньше, чем …» (in the turn)
+                    r"|(?:^|[.?!]\s*|\bа\s+)раньше\b(?!\s*,?\s*чем\b)"
+                    r"|\bраньше\s+(?:было|был[аио]?|можно|нельзя|надо|нужно|мог\w*|разрешал\w*|работал\w*|действовал\w*)\b"
+                    r"|\bбыл[оаи]?\s+раньше\b)", re.IGNORECASE)
 
 
 def older_editions_asked(question: str) -> list[str]:

@@ -129,3 +129,126 @@ def test_yes_no_forms_without_ли_a_typo_or_a_question_mark() -> None:
     assert question_form("In 6th, if my squad ran this turn, can it still charge?") == "yesno"
     assert question_form("How does overwatch work, and can it cause pinning?") != "yesno"
     assert question_form("In 6th, what happens when my squad runs?") != "yesno"
+
+
+# --- the comparing words a question uses, and whether they are about editions -------------------------
+
+@pytest.mark.parametrize(
+    ("question", "editions", "form"),
+    [
+        # «vs» between two rule words compares the rules, not editions
+        ("if my opponent passes the save vs the normal damage, do the mortal wounds still go through?", 0, "yesno"),
+        ("Heavy vs Assault", 0, "lookup"),
+        ("пистолет против ассолта в 10-й", 1, "lookup"),
+        ("If a codex rule contradicts the 6th-edition rulebook, which one wins? And basic vs advanced rules?", 1, "lookup"),
+        # an edition on a side of «vs»/«против», or a word of change, compares editions
+        ("кохеренси 6ка vs 10ка", 2, "comparison"),
+        ("Overwatch in the old Kill Team rules vs the 10th edition: who can fire?", 1, "comparison"),
+        ("Как решается спор о трактовке правила: 6-я против 10-й?", 1, "comparison"),
+        ("как изменился овервотч", 0, "comparison"),
+        # a word of difference compares editions when the question names one
+        ("чем отличается овервотч в 6-й", 1, "comparison"),
+        ("На сколько дюймов двигаются мотоциклы по сравнению с пехотой?", 0, "number"),
+    ],
+)
+def test_comparing_words_compare_editions_only_when_about_editions(question: str, editions: int, form: str) -> None:
+    assert question_form(question, compare=True, editions=editions) == form
+
+
+def test_against_reads_the_words_either_side() -> None:
+    from rulekb.kb.ask.form import against_editions, compares_editions
+
+    assert against_editions("кохеренси 6ка vs 10ка") is True
+    assert against_editions("basic vs advanced rules in 6th edition") is False
+    assert against_editions("как проходит проверка боевого шока") is None
+    assert compares_editions("basic vs advanced rules, 6th edition", 1) is False
+    assert compares_editions("What changed in overwatch?", 0) is True
+
+
+def test_the_guessed_other_side_is_dropped_when_nothing_compares_editions() -> None:
+    from types import SimpleNamespace
+
+    from rulekb.kb.ask.card_editions import named_editions
+
+    question = "If a codex rule contradicts the 6th-edition rulebook, which one wins? And basic vs advanced rules?"
+    parsed = SimpleNamespace(explicit_edition=None, cleaned=question, editions=["6", "10"], compare=True)
+    assert named_editions(parsed, question) == ["6"]
+    compared = "How far does consolidation go in 6th edition compared with the newest?"
+    parsed = SimpleNamespace(explicit_edition=None, cleaned=compared, editions=["6", "10"], compare=True)
+    assert named_editions(parsed, compared) == ["6", "10"]
+
+
+# --- the older editions named without a number ------------------------------------------------------
+
+def test_older_editions_named_by_words() -> None:
+    from rulekb.kb.ask.form import older_editions_asked
+
+    older = older_editions_asked("Как в старых книгах называется charge?")
+    assert older and "10" not in older
+    assert older_editions_asked("в 10ке персонаж с телохранителями, в старой редакции — артиллерия") == older
+    assert older_editions_asked("in the old edition, could a unit shoot after running?") == older
+    assert older_editions_asked("а раньше можно было стрелять после рывка?") == older
+    assert older_editions_asked("а как было раньше?") == older
+    # «раньше, чем …», «раньше фазы»: earlier in the turn, not in older books; «на старте» is no «старый»
+    assert older_editions_asked("можно ли нападать раньше, чем стрелять?") == []
+    assert older_editions_asked("кто бьёт раньше в рукопашке?") == []
+    assert older_editions_asked("What dice are used to determine charge distance?") == []
+    assert older_editions_asked("можно ли нападать раньше фазы стрельбы?") == []
+    assert older_editions_asked("на старте правила игры говорят что?") == []
+
+
+def test_the_older_edition_retrieval_ranks_first_is_named() -> None:
+    from types import SimpleNamespace
+
+    from rulekb.kb.ask.card_editions import named_editions, older_named
+
+    hits = [SimpleNamespace(edition=e) for e in ("10", "7", "6", "7")]
+    question = "в 10ке персонаж с телохранителями, в старой редакции — артиллерия с расчётом. чью T беру?"
+    assert older_named(question, ["10"], hits) == ["7"]
+    assert older_named(question, ["6"], hits) == []  # the question names the older edition itself
+    assert older_named("в 10ке персонаж с телохранителями", ["10"], hits) == []
+    assert older_named(question, ["10"], [SimpleNamespace(edition="10")]) == []  # no older book's passage
+    parsed = SimpleNamespace(explicit_edition=None, cleaned=question, editions=["10"], compare=False)
+    assert named_editions(parsed, question, (), hits) == ["10", "7"]
+    assert question_form(question, editions=2) == "comparison"
+
+
+# --- the naming verbs of a translator ---------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("question", "form"),
+    [
+        ("как в 6ке и в десятке обозвали инвуль", "terminology"),
+        ("как назвали инвуль", "terminology"),
+        ("Roll-off — как это назвали в 6-й и как в 10-й?", "terminology"),
+        ("what is Counter-charge called in the russian kill team text?", "terminology"),
+        # a naming verb that is not about the text's words asks nothing of terminology
+        ("обозвали меня читером, можно ли стрелять после рывка?", "yesno"),
+        ("кто назвал, тот и ходит первым?", "lookup"),
+    ],
+)
+def test_naming_verbs_ask_terminology(question: str, form: str) -> None:
+    from rulekb.kb.search.query import detect_editions
+
+    assert question_form(question, editions=len(detect_editions(question))) == form
+
+
+def test_a_comparison_asks_each_edition_yes_no_only_in_words_that_ask_it() -> None:
+    from rulekb.kb.ask.form import each_asks_yes_no
+
+    assert each_asks_yes_no("can my shooters draw line of sight through their own squad? 6th and 10th")
+    assert each_asks_yes_no("Нужно ли видеть цель, чтобы объявить на неё нападение, в 6-й и 10-й?")
+    assert not each_asks_yes_no("Unit coherency distances in 6th vs 10th?")
+    assert not each_asks_yes_no("Чем отличается тест на лидерство в 6-й и в 10-й редакции?")
+
+
+def test_a_comparison_part_keeps_its_verdict_before_the_sections(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulekb.kb.ask import card_sections
+    from rulekb.kb.ask.part import Part
+
+    monkeypatch.setattr(card_sections, "section_names", lambda index, part, asked: ["Объявление нападения"])
+    part = Part("6", "Нет. Нельзя объявить нападение на отряд вне поля видимости.", "n", [1, 2], "text")
+    opened = card_sections.with_section_names(None, part, ["charge"])
+    assert opened.text == "Нет. § Объявление нападения: Нельзя объявить нападение на отряд вне поля видимости."
+    plain = Part("6", "Нападающий отряд объявляет цель.", "n", [1, 2], "text")
+    assert card_sections.with_section_names(None, plain, []).text == "§ Объявление нападения: Нападающий отряд объявляет цель."
