@@ -17,7 +17,7 @@ from rulekb.kb.ask.card_english import (
 )
 from rulekb.kb.ask.card_faq import english_answer_weights, faq_gate, faq_part
 from rulekb.kb.ask.card_verdict import VERDICT_HITS, with_verdict_sentence
-from rulekb.kb.ask.form import each_asks_yes_no, second_form
+from rulekb.kb.ask.form import second_form
 from rulekb.kb.ask.labels import question_lang
 from rulekb.kb.ask.part import MAX_QUOTE, Part, marked_sentences
 from rulekb.kb.text.analysis import tokens
@@ -155,9 +155,7 @@ def ruling_part(
         choice = replace(choice, text=f"{choice.text} {' '.join(items)}")
     read = [(f, marked_sentences(marked, f)) for f in (index.features[h.node_id] for h in hits[:VERDICT_HITS])]
     choice = with_verdict_sentence(question, form, lang, english, choice, weights, read, groups, citations)  # yes/no
-    # a comparison asking a yes/no of each edition («can …? 6th and 10th») answers it in each part
-    asks = form == "yesno" or (form == "comparison" and each_asks_yes_no(question))
-    lead = yes_no_lead(choice.text, lang, weights, question, english, conditions or None) if asks else None
+    lead = yes_no_lead(choice.text, lang, weights, question, english, conditions or None) if form == "yesno" else None
     if form == "yesno" and only_one_denies(question, choice.text):
         lead = "No." if lang == "en" else "Нет."  # «двух лидеров?» — «только один лидер»
     if form == "number" and lang != "en":

@@ -5,7 +5,6 @@ compared mechanic, the name each book gives it («Проверки «Отчая�
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -52,10 +51,6 @@ def section_names(index: Any, part: Part, asked: Sequence[str]) -> list[str]:
     return names
 
 
-#: The verdict a yes/no part opens with («Нет. », «Да, если …. », "Yes. ").
-_VERDICT = re.compile(r"^(?:Да|Нет|Yes|No)(?:, (?:если|if) [^.]*)?\.\s+")
-
-
 def with_section_names(index: Any, part: Part, asked: Sequence[str]) -> Part:
     """A comparison part from the text, its ruling opened by the sections it quotes that name the
     mechanic (:func:`section_names`), «§ Проверки «Отчаянное бегство»: …»."""
@@ -65,7 +60,5 @@ def with_section_names(index: Any, part: Part, asked: Sequence[str]) -> Part:
     if not names:
         return part
     head, _, ruling = part.text.rpartition("\n")  # an English card's lead line stays first
-    verdict = _VERDICT.match(ruling)  # a yes/no part's verdict stays first, the sections after it
-    lead = verdict.group(0) if verdict else ""
-    opened = lead + "; ".join(f"§ {n}" for n in names) + ": " + ruling[len(lead):]
+    opened = "; ".join(f"§ {n}" for n in names) + ": " + ruling
     return dataclasses.replace(part, text=(f"{head}\n" if head else "") + opened)

@@ -232,23 +232,3 @@ def test_naming_verbs_ask_terminology(question: str, form: str) -> None:
 
     assert question_form(question, editions=len(detect_editions(question))) == form
 
-
-def test_a_comparison_asks_each_edition_yes_no_only_in_words_that_ask_it() -> None:
-    from rulekb.kb.ask.form import each_asks_yes_no
-
-    assert each_asks_yes_no("can my shooters draw line of sight through their own squad? 6th and 10th")
-    assert each_asks_yes_no("Нужно ли видеть цель, чтобы объявить на неё нападение, в 6-й и 10-й?")
-    assert not each_asks_yes_no("Unit coherency distances in 6th vs 10th?")
-    assert not each_asks_yes_no("Чем отличается тест на лидерство в 6-й и в 10-й редакции?")
-
-
-def test_a_comparison_part_keeps_its_verdict_before_the_sections(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rulekb.kb.ask import card_sections
-    from rulekb.kb.ask.part import Part
-
-    monkeypatch.setattr(card_sections, "section_names", lambda index, part, asked: ["Объявление нападения"])
-    part = Part("6", "Нет. Нельзя объявить нападение на отряд вне поля видимости.", "n", [1, 2], "text")
-    opened = card_sections.with_section_names(None, part, ["charge"])
-    assert opened.text == "Нет. § Объявление нападения: Нельзя объявить нападение на отряд вне поля видимости."
-    plain = Part("6", "Нападающий отряд объявляет цель.", "n", [1, 2], "text")
-    assert card_sections.with_section_names(None, plain, []).text == "§ Объявление нападения: Нападающий отряд объявляет цель."
