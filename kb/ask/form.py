@@ -29,7 +29,6 @@ __all__ = [
     "FORMS",
     "compares_editions",
     "concept_editions",
-    "each_asks_yes_no",
     "implied_editions",
     "listed_editions",
     "older_editions_asked",
@@ -208,13 +207,6 @@ def question_form(question: str, compare: bool = False, editions: int = 0) -> st
     if text.endswith("?") and not _WH_RU.search(lowered) and not re.search(r"\b(?:what|how|which|when|where|who|why)\b", lowered):
         return "yesno"
     return "lookup"
-
-
-def each_asks_yes_no(question: str) -> bool:
-    """Whether a comparison asks a yes/no of each edition in words that ask it — «можно ли», «нужно ли
-    видеть …», "can my shooters …?" before «в 6-й и в 10-й» — not by a question mark alone ("Unit coherency
-    distances in 6th vs 10th?" asks for the distances): each edition's part then opens with its verdict."""
-    return _marked_form(question.strip(), False, 0) == "yesno"
 
 
 def _marked_form(text: str, compare: bool, editions: int) -> str | None:
