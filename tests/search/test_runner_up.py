@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.choice import choose
-from rulekb.kb.text.runner_up import RUNNER_UP, with_runner_up
+from rulekb.kb.text.runner_up import RUNNER_UP, RUNNER_UP_NEW, with_runner_up
 from rulekb.kb.text.sentences import Sentence
 
 
@@ -45,3 +45,12 @@ def test_a_runner_up_adding_no_asked_term_or_marked_non_ruling_does_not_join() -
 def test_a_comparison_part_does_not_take_the_runner_up() -> None:
     choice = choose([("bikes", "rule", [TURBO]), ("fall-back", "rule", [FALL_BACK])], WEIGHTS, set(), "comparison")
     assert choice is not None and FALL_BACK.text not in choice.text and choice.runner == ""
+
+
+def test_a_runner_up_whose_new_terms_are_light_does_not_join() -> None:
+    ruling = [("bikes", "rule", [TURBO]), ("fall-back", "rule", [FALL_BACK])]
+    scores = [(5.0, 0), (4.9, 0)]
+    light = {**WEIGHTS, "отступление": 2.0 * RUNNER_UP_NEW * 0.9}  # «мотоцикл» weighs 2.0
+    assert with_runner_up(ruling, 0, TURBO.text, 5.0, scores, light) is None
+    weighty = {**WEIGHTS, "отступление": 2.0 * RUNNER_UP_NEW * 1.1}
+    assert with_runner_up(ruling, 0, TURBO.text, 5.0, scores, weighty) == ("fall-back", FALL_BACK.text)
