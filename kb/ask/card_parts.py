@@ -161,11 +161,17 @@ def ruling_part(
     if form == "number" and lang != "en":
         measure = number_lead(choice.text, question)
         lead = f"{measure}." if measure else None
+    shown = choice.text
+    if choice.runner and choice.runner_node is not None and choice.runner not in shown:
+        # the runner-up passage's ruling, after the lead read off the chosen text (it changes no verdict)
+        runner = index.features[choice.runner_node]
+        citations.append({"source_id": runner.source_id, "lines": list(runner.lines), "quote": choice.runner})
+        shown = f"{shown} {choice.runner}"
     if lang == "en":
         concepts = [c for c in parsed.concepts if c in node.concepts or c in node.defines] or list(parsed.concepts)
-        text = english_line(index.build_dir, edition, concepts, choice.text, lead) + "\n" + choice.text
+        text = english_line(index.build_dir, edition, concepts, choice.text, lead) + "\n" + shown
     else:
-        text = (f"{lead} " if lead else "") + choice.text
+        text = (f"{lead} " if lead else "") + shown
     return Part(edition, text, node.id, lines, "text", citations)
 
 

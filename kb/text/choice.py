@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rulekb.kb.text.context import carried, context_scores, entry_of
+from rulekb.kb.text.runner_up import with_runner_up
 from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
 from rulekb.kb.text.steps import procedure_steps
 
@@ -45,6 +46,10 @@ class Choice:
     """Position of the best sentence in its passage."""
     best: str = ""
     """The best-scoring sentence itself (a yes/no lead is read off it)."""
+    runner: str = ""
+    """The runner-up passage's sentence that rules beside ``text`` (:func:`with_runner_up`), shown after
+    the card's text and its lead, which it does not change."""
+    runner_node: str | None = None
 
 
 def _score(sentence: Sentence, weights: dict[str, float], numbers: set[str], form: str, top: float,
@@ -103,6 +108,7 @@ def choose(
     # a comparison's second form is what it compares: the measure or the permission each edition rules
     compared = also if form == "comparison" else None
     best: tuple[float, int, int, list[float]] | None = None
+    best_scores: list[tuple[float, int]] = []  # each passage's best score and its sentence
     usable = [c for c in candidates[: len(RANK_DECAY)] if c[2]]
     for rank, (node_id, kind, sentences) in enumerate(usable):
         decay = RANK_DECAY[rank]
@@ -113,6 +119,7 @@ def choose(
         if sentences[-1].text.rstrip().endswith(":"):
             scores[-1] *= ANNOUNCES_NOTHING  # it announces what the passage does not print
         i = max(range(len(sentences)), key=lambda k: (scores[k], -k))
+        best_scores.append((scores[i], i))
         if best is None or scores[i] > best[0]:
             best = (scores[i], rank, i, scores)
     if best is None:
@@ -122,21 +129,9 @@ def choose(
     entry = entry_of(sentences, i, weights, groups, MAX_TEXT)
     text = " ".join(entry) if entry else _expand(sentences, i, scores, form, weights, groups, also, conditions)
     best_text = text if entry else sentences[i].text
-    # a question asking two things may find the second ruling in the next passage
-    covered = {t for s in sentences if s.text in text for t in s.lemmas}
-    total = carried(covered, weights, groups) or 1.0  # what the chosen text carries
-    extra: tuple[float, str] | None = None
-    for other_rank, (_other, _k, other_sentences) in enumerate(usable):
-        if other_rank == rank:
-            continue
-        for s in other_sentences:
-            if s.mark in NON_RULING:
-                continue
-            gain = carried(s.lemmas, weights, groups, covered) * RANK_DECAY[other_rank]
-            if gain >= OTHER_PASSAGE_GAIN * total and (extra is None or gain > extra[0]):
-                extra = (gain, s.text)
-    if extra is not None and len(text) + len(extra[1]) <= MAX_TEXT * 3 // 2:
-        text = f"{text} {extra[1]}"
+    text = _with_second_ruling(usable, rank, text, weights, groups)
+    # a comparison sets each edition's whole rule side by side
+    runner = with_runner_up(usable, rank, text, score, best_scores, weights, groups) if form != "comparison" else None
     if form == "yesno" and conditions:
         case = _case_elsewhere(usable, rank, text, weights, conditions)
         if case and len(text) + len(case) <= MAX_TEXT * 3 // 2:
@@ -152,7 +147,7 @@ def choose(
             best_fit = max(fitting)
             if best_fit[0] >= FORM_FROM_OTHER * score and len(text) + len(best_fit[1]) <= MAX_TEXT * 3 // 2:
                 text = f"{text} {best_fit[1]}"
-    return Choice(node_id, text, score, i, best_text)
+    return Choice(node_id, text, score, i, best_text, runner[1] if runner else "", runner[0] if runner else None)
 
 
 #: A further sentence is added when it carries at least this share of the question's weight that
@@ -240,6 +235,28 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
     longest = MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT
     if len(text) > longest:
         text = text[:longest].rsplit(" ", 1)[0] + "…"
+    return text
+
+
+def _with_second_ruling(usable: Sequence[tuple[str, str, Sequence[Sentence]]], rank: int, text: str,
+                        weights: dict[str, float], groups: Mapping[str, str] | None) -> str:
+    """``text`` with the sentence of another top passage carrying most of the question's weight the
+    chosen text does not (:data:`OTHER_PASSAGE_GAIN`): a question asking two things may find the
+    second ruling in the next passage."""
+    covered = {t for x in usable[rank][2] if x.text in text for t in x.lemmas}
+    total = carried(covered, weights, groups) or 1.0  # what the chosen text carries
+    extra: tuple[float, str] | None = None
+    for other_rank, (_other, _k, other_sentences) in enumerate(usable):
+        if other_rank == rank:
+            continue
+        for s in other_sentences:
+            if s.mark in NON_RULING:
+                continue
+            gain = carried(s.lemmas, weights, groups, covered) * RANK_DECAY[other_rank]
+            if gain >= OTHER_PASSAGE_GAIN * total and (extra is None or gain > extra[0]):
+                extra = (gain, s.text)
+    if extra is not None and len(text) + len(extra[1]) <= MAX_TEXT * 3 // 2:
+        return f"{text} {extra[1]}"
     return text
 
 
