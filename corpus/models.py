@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rulekb.corpus.editions import labels
 
-__all__ = ["EDITIONS", "HeadingPattern", "NodeKind", "ParseIssue", "RuleNode", "Source", "SourceParserSettings"]
+__all__ = ["EDITIONS", "HeadingPattern", "NodeKind", "ParseIssue", "RuleNode", "Source", "SourceParserSettings", "UnprintedHeading"]
 
 #: Editions a source may declare (code → Russian label), from the ``[[edition]]`` entries of
 #: ``sources.toml`` (see :mod:`rulekb.corpus.editions`). ``kt`` is the Kill Team supplement of the 6th/7th-edition era.
@@ -53,6 +53,18 @@ class HeadingPattern(BaseModel):
         return in_range and re.search(self.pattern, title, re.IGNORECASE) is not None
 
 
+class UnprintedHeading(BaseModel):
+    """A heading the text lost: its section's rules run on under the heading before («ИНФИЛЬТРАТОРЫ»
+    followed, without a heading, by the Leader rules). The parser opens a section named ``title`` at
+    ``line`` (1-based, the first line of the block it heads) and marks it ``unprinted``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    line: int = Field(ge=1)
+    title: str = Field(min_length=1)
+    level: int = Field(2, ge=1)
+
+
 class SourceParserSettings(BaseModel):
     """Per-source switches for the parser (``[source.parser]`` in ``sources.toml``)."""
 
@@ -91,6 +103,8 @@ class SourceParserSettings(BaseModel):
     """Regex finding a box's printed name in the line before it; group 1 is the name."""
     preface: str = ""
     """Regex of a translator's preface paragraph."""
+    unprinted_headings: tuple[UnprintedHeading, ...] = ()
+    """Headings the text lost, opened where their rules begin (see ``UnprintedHeading``)."""
 
 
 class Source(BaseModel):
@@ -150,6 +164,8 @@ class RuleNode(BaseModel):
     """The raw lines of a leaf, joined by newlines (blank lines kept as they are)."""
     text_clean: str = ""
     """The leaf's text normalised: NFC, glued keywords split, wrapped sentences joined."""
+    unprinted: bool = False
+    """A heading the text does not print (``UnprintedHeading``): shown as such, never quoted."""
     concepts: tuple[str, ...] = ()
     """Ids of the concepts the node mentions (filled by the linker)."""
 

@@ -23,5 +23,6 @@ def format_outline(nodes: list[RuleNode]) -> str:
         title = node.title.replace("\n", " ")
         if len(title) > 70:
             title = title[:69] + "…"
-        out.append(f"{'  ' * level}{node.kind.value:<8} {title}  [{span}]{page}")
+        unprinted = " (unprinted)" if node.unprinted else ""
+        out.append(f"{'  ' * level}{node.kind.value:<8} {title}{unprinted}  [{span}]{page}")
     return "\n".join(out) + "\n"

@@ -129,6 +129,7 @@ class TreeBuilder:
         source = self.ctx.source
         self._chapters = [_pattern(p) for p in source.parser.chapters]
         self._sections = [_pattern(p) for p in source.parser.sections]
+        self._unprinted = {spec.line: spec for spec in source.parser.unprinted_headings}
         self.root = RuleNode(
             id=self.ids.allocate(source.id),
             source_id=source.id,
@@ -153,7 +154,9 @@ class TreeBuilder:
         ]
         return join_paragraph(parts)
 
-    def _add(self, kind: NodeKind, start: int, end: int, title: str, slug_from: str, page: int | None) -> str:
+    def _add(
+        self, kind: NodeKind, start: int, end: int, title: str, slug_from: str, page: int | None, unprinted: bool = False
+    ) -> str:
         parent = self.stack[-1]
         node_id = self.ids.allocate(f"{parent.node_id}/{slugify(slug_from, max_words=6)}")
         leaf = kind not in (NodeKind.CHAPTER, NodeKind.SECTION, NodeKind.STEP)
@@ -172,6 +175,7 @@ class TreeBuilder:
                 page=page,
                 text=text,
                 text_clean=self._clean(start, end) if leaf else "",
+                unprinted=unprinted,
             )
         )
         parent.children += 1
@@ -234,8 +238,21 @@ class TreeBuilder:
         node_id = self._add(kind, block.start, block.end, title, title, self.page)
         self.stack.append(_Heading(node_id, level, block.kind, continues=self.steps_continue.get(block.start, False)))
 
+    def unprinted_heading(self, block: Block) -> None:
+        """Open the section the text lost before ``block`` (``[source.parser] unprinted_headings``)."""
+        spec = self._unprinted.pop(block.start + 1, None)
+        if spec is None:
+            return
+        self.flush()
+        while len(self.stack) > 1 and self.stack[-1].level >= spec.level:
+            self.stack.pop()
+        node_id = self._add(NodeKind.SECTION, block.start, block.start, spec.title, spec.title, self.page, unprinted=True)
+        self.stack.append(_Heading(node_id, spec.level, BlockKind.CAPS))
+
     # -- the walk ------------------------------------------------------------------------
     def feed(self, block: Block) -> None:
+        if self._unprinted:
+            self.unprinted_heading(block)
         kind = block.kind
         leaf = self.leaf
         adjacent = leaf is not None and block.start == leaf.end + 1
@@ -305,6 +322,8 @@ class TreeBuilder:
 
     def finish(self) -> list[RuleNode]:
         self.flush()
+        for line in sorted(self._unprinted):  # a lost heading's line must open a block of the text
+            self.ctx.warn(line - 1, f"unprinted heading «{self._unprinted[line].title}» heads no block at line {line}")
         return self.nodes
 
 

@@ -6,9 +6,9 @@ from collections import Counter
 
 import pytest
 
-from rulekb.corpus.models import HEADING_KINDS, NodeKind
-from rulekb.corpus.parser import MAX_LEAF_LINES, ParsedCorpus
-from rulekb.corpus.reader import read_lines
+from rulekb.corpus.models import HEADING_KINDS, NodeKind, UnprintedHeading
+from rulekb.corpus.parser import MAX_LEAF_LINES, ParsedCorpus, parse_source
+from rulekb.corpus.reader import load_manifest, read_lines, read_source
 
 SOURCES = ["10e-core", "6e-rules", "6e-assault", "7e-pp58-67", "kt"]
 
@@ -19,7 +19,7 @@ def test_lossless_every_nonblank_line_once_in_order(corpus: ParsedCorpus, source
     raw = read_lines(source_id)
     owned: list[int] = []
     for node in parsed.nodes:
-        if node.kind is NodeKind.SOURCE:
+        if node.kind is NodeKind.SOURCE or node.unprinted:  # a lost heading prints no line of its own
             continue
         a, b = node.lines
         owned.extend(n for n in range(a, b + 1) if raw[n - 1].replace("\u00a0", " ").strip())
@@ -196,3 +196,35 @@ def test_a_step_holds_its_sub_headings_while_the_numbering_goes_on(corpus: Parse
     # after the last step of a sequence the next section is the step's sibling again
     transports = by_title[("10e-core", "Транспорты")]
     assert by_title[("10e-core", "2. Подкрепления")].id not in (transports.parent_id or "")
+
+
+def test_a_lost_heading_opens_its_section_where_its_rules_begin(corpus: ParsedCorpus) -> None:
+    """``unprinted_headings``: the 10th edition's Leader rules follow «ИНФИЛЬТРАТОРЫ» without their own
+    heading; the section the parser opens there holds them, and the Infiltrators keep only their own."""
+    source = next(s for s in load_manifest() if s.id == "10e-core")
+    lost = {h.line: h.title for h in source.parser.unprinted_headings}
+    assert lost
+    by_id = {n.id: n for n in corpus.nodes}
+    for node in corpus.nodes:
+        if node.source_id != "10e-core" or not node.unprinted:
+            continue
+        assert lost.pop(node.lines[0]) == node.title and node.kind is NodeKind.SECTION
+        children = [n for n in corpus.nodes if n.parent_id == node.id]
+        assert children and children[0].lines[0] == node.lines[0]  # it heads the block at its line
+        before = [n for n in corpus.nodes if n.parent_id == node.parent_id and n.order == node.order - 1]
+        assert before and before[0].kind in HEADING_KINDS
+        assert all(leaf.lines[1] < node.lines[0] for leaf in corpus.nodes if leaf.parent_id == before[0].id)
+        assert by_id[node.parent_id or ""].kind in HEADING_KINDS
+    assert lost == {}
+
+
+def test_a_lost_heading_on_a_line_that_opens_no_block_is_reported() -> None:
+    source = next(s for s in load_manifest() if s.id == "kt")
+    wrong = source.model_copy(update={"parser": source.parser.model_copy(
+        update={"unprinted_headings": (UnprintedHeading(line=2, title="[Нет]"),)})})
+    raw = read_source(wrong)
+    lines = raw.text.splitlines()
+    assert not lines[1].strip() or lines[0].strip()  # line 2 is blank or continues line 1's block
+    parsed = parse_source(raw)
+    assert any("unprinted heading «[Нет]» heads no block at line 2" in i.reason for i in parsed.issues)
+    assert not any(n.unprinted for n in parsed.nodes)
