@@ -24,16 +24,12 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 
 def main() -> None:
+    from search_profile import question_arguments, questions
+
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build-dir", type=Path, default=ROOT / "build")
-    parser.add_argument(
-        "--questions", type=Path, nargs="+",
-        default=[ROOT / "tests" / "data" / "dev.jsonl", ROOT / "tests" / "data" / "dev-extra.jsonl"],
-    )
+    question_arguments(parser)
     parser.add_argument("--repeat", type=int, default=5, help="compress every page this many times per level")
     args = parser.parse_args()
-
-    from search_profile import questions
 
     from rulekb.webapp import create_app
     from rulekb.webapp.caching import gzip_body

@@ -84,13 +84,19 @@ def questions(paths: list[Path]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def question_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--build-dir`` and ``--questions`` (the development questions by default), shared with
+    ``gzip_levels.py``."""
     parser.add_argument("--build-dir", type=Path, default=ROOT / "build")
     parser.add_argument(
         "--questions", type=Path, nargs="+",
         default=[ROOT / "tests" / "data" / "dev.jsonl", ROOT / "tests" / "data" / "dev-extra.jsonl"],
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    question_arguments(parser)
     parser.add_argument("--profile", type=int, default=0, help="profile the search pages; print this many functions")
     parser.add_argument("--parts", action="store_true", help="time the search page's parts (CPU, without cProfile)")
     args = parser.parse_args()
