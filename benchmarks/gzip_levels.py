@@ -30,6 +30,8 @@ def main() -> None:
     question_arguments(parser)
     parser.add_argument("--repeat", type=int, default=5, help="compress every page this many times per level")
     args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error(f"--repeat {args.repeat}: give 1 or more (how many times each page is compressed per level)")
 
     from rulekb.webapp import create_app
     from rulekb.webapp.caching import gzip_body

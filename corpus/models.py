@@ -165,7 +165,8 @@ class RuleNode(BaseModel):
     text_clean: str = ""
     """The leaf's text normalised: NFC, glued keywords split, wrapped sentences joined."""
     unprinted: bool = False
-    """A heading the text does not print (``UnprintedHeading``): shown as such, never quoted."""
+    """A heading the text does not print (``UnprintedHeading``): its title is in editorial brackets
+    («[Лидеры]»), the outline marks it, and it owns no line of the text."""
     concepts: tuple[str, ...] = ()
     """Ids of the concepts the node mentions (filled by the linker)."""
 

@@ -26,6 +26,7 @@ from rulekb.kb.ask.card_measures import (
     with_counts,
 )
 from rulekb.kb.ask.card_terms import english_name, records
+from rulekb.kb.ask.form import concept_editions
 from rulekb.kb.ask.labels import edition_label
 from rulekb.kb.knowledge import open_knowledge_base
 from rulekb.kb.search.features import concepts_in
@@ -302,23 +303,9 @@ def ruling_concepts(build_dir: Path, ruling: str, edition: str | None = None) ->
     found = concepts_in(get_index(build_dir).matcher, ruling)
     if edition is None:
         return found
-    printed = printed_editions(build_dir)
+    printed = concept_editions(build_dir)
     return [c for c in found if edition in printed.get(c, frozenset({edition}))]
 
 
-def printed_editions(build_dir: Path) -> dict[str, frozenset[str]]:
-    """Concept id → the editions whose books print one of its renderings (the termbase's counts)."""
-    path = build_dir / "terms.json"
-    if not path.is_file():
-        return {}
-    return _printed_editions(str(path), path.stat().st_mtime, build_dir)
-
-
-@lru_cache(maxsize=4)
-def _printed_editions(path: str, mtime: float, build_dir: Path) -> dict[str, frozenset[str]]:
-    editions = {sid: str(source.get("edition", "")) for sid, source in open_knowledge_base(build_dir).sources.items()}
-    return {concept: frozenset(editions[r["source_id"]] for r in record.get("renderings", [])
-                               if r.get("count") and r.get("source_id") in editions)
-            for concept, record in records(build_dir).items()}
 
 

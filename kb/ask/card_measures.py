@@ -141,7 +141,7 @@ def _counted_terms(index: Any, ruling: str) -> tuple[str, ...]:
             continue  # «2D6 кубика»: the dice notation says it
         if number == "1" and name.endswith("s") and not name.isupper():
             name = name[:-1]  # «1 смертельное ранение»: one mortal wound
-        found.append(f"{number.upper() if 'd' in number.lower() else number} {name}")
+        found.append(f"{re.sub('[dDдД]', 'D', number)} {name}")  # «2д6» dice are written 2D6 on an English line
     return tuple(dict.fromkeys(found))
 
 

@@ -190,10 +190,9 @@ def compares_editions(question: str, editions: int) -> bool:
     against = against_editions(question)
     if against:
         return True
-    if editions < 1:
-        return False
-    rest = _AGAINST.sub(" ", question) if against is False else question
-    return bool(_COMPARISON.search(rest))
+    if editions < 1 or against is False:
+        return False  # «Heavy vs Assault в 10-й — в чём разница?» compares two rules of one edition
+    return bool(_COMPARISON.search(question))
 
 
 def question_form(question: str, compare: bool = False, editions: int = 0) -> str:

@@ -187,7 +187,7 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
     if form == "procedure" and len(steps) >= 2:
         # a procedure is answered by its ordered steps, whichever sentence names the question's words
         chosen += [j for j in procedure_steps(sentences, steps[:MAX_STEPS], i, scores, MAX_TEXT * 3 // 2) if j not in chosen]
-    tied = [j for j, x in enumerate(sentences) if j not in chosen and x.mark not in NON_RULING and scores[j] >= TIED * scores[i]]
+    tied = [j for j, x in enumerate(sentences) if j not in chosen and x.mark not in NON_RULING and scores[j] >= TIED * scores[i] > 0]
     if len(tied) + 1 >= TIED_SENTENCES:
         chosen += tied  # the passage as a whole is about what is asked (its heading names it): each of them rules
     extra = len(chosen) - 1  # the steps do not take the places of the sentences the question needs

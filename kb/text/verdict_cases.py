@@ -59,15 +59,16 @@ def bound_fails(ruling: Sequence[str], question: str, weights: Mapping[str, floa
             continue
         n, test = bounds[0]
         fails = _passes(test, m, n) if denies else not _passes(test, m, n)
-        carried = sum(w for t, w in weights.items() if t in set(lemmas(text)))
+        words = set(lemmas(text))
+        carried = sum(w for t, w in weights.items() if t in words)
         if carried > 0 and (best is None or carried > best[0]):
             best = (carried, fails)
     return best is not None and best[1]
 
 
-#: Verbs asking whether a rule applies to a case («работает?», «действует ли …», "does it apply").
-APPLYING = frozenset({"работать", "действовать", "срабатывать", "сработать", "применяться", "распространяться",
-                      "работает", "apply", "applies", "work", "works"})
+#: Verbs asking whether a rule applies to a case («работает?», «действует ли …»; an English question's
+#: "does it apply / work" through the English vocabulary), as lemmas.
+APPLYING = frozenset({"работать", "действовать", "срабатывать", "сработать", "применяться", "распространяться"})
 #: A case a ruling includes inline, up to its clause's end («(включая раны, потерянные из-за смертельных
 #: ранений)», «в том числе …», "including …").
 _INCLUDED = re.compile(r"\b(?:включая|в\s+том\s+числе|including)\s+([^.;:()]{3,100})", re.I)

@@ -214,8 +214,10 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
         # the question tells its own case («чардж после дипстрайка»), the condition shares no word with
         # it («Да, если на поле боя есть подходящие юниты …»): a permission for another case
         return None
-    if lead is None and question and weights and set(question_predicates(question)) & APPLYING and (
-            case_included(sentences, weights)):
+    asked: tuple[str, ...] = ()
+    if question:
+        asked = question_predicates(question) if lang != "en" else english_predicates(question, english or ())
+    if lead is None and question and weights and set(asked) & APPLYING and case_included(sentences, weights):
         return "Yes." if lang == "en" else "Да."  # «теряет рану (включая … смертельных ранений)» for «от морталов работает?»
     return lead
 

@@ -61,9 +61,10 @@ def test_a_word_s_last_letter_before_a_number_is_no_dice_notation() -> None:
 
 
 def test_an_english_line_names_only_terms_the_ruling_s_book_prints(built: Path) -> None:
-    from rulekb.kb.ask.card_english import printed_editions, ruling_concepts
+    from rulekb.kb.ask.card_english import ruling_concepts
+    from rulekb.kb.ask.form import concept_editions
 
-    printed = printed_editions(built)
+    printed = concept_editions(built)
     assert printed["squad"] == frozenset({"kt"}) and "10" in printed["unit"]
     ruling = "Отряд может стрелять, если он не связан боем."
     # «отряд» is Kill Team's Squad too: a 10th-edition ruling names the Unit only

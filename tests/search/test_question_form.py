@@ -163,6 +163,9 @@ def test_against_reads_the_words_either_side() -> None:
     assert against_editions("как проходит проверка боевого шока") is None
     assert compares_editions("basic vs advanced rules, 6th edition", 1) is False
     assert compares_editions("What changed in overwatch?", 0) is True
+    # «vs» between two rules of one edition: a difference word then asks how the rules differ
+    assert compares_editions("Heavy vs Assault в 10-й — в чём разница?", 1) is False
+    assert question_form("Heavy vs Assault — в чём разница 6-й и 10-й?", compare=True, editions=2) == "comparison"
 
 
 def test_the_guessed_other_side_is_dropped_when_nothing_compares_editions() -> None:
