@@ -228,12 +228,16 @@ class TreeBuilder:
             return step.level + 1  # a sub-heading inside a numbered step whose sequence goes on
         return level
 
+    def _close_to(self, level: int) -> None:
+        """Close the open headings a new heading of ``level`` ends (its level or deeper)."""
+        while len(self.stack) > 1 and self.stack[-1].level >= level:
+            self.stack.pop()
+
     def heading(self, block: Block) -> None:
         self.flush()
         title = " ".join(self.ctx.stripped[block.start : block.end + 1])
         level = self.level_of(block, title)
-        while len(self.stack) > 1 and self.stack[-1].level >= level:
-            self.stack.pop()
+        self._close_to(level)
         kind = {BlockKind.STEP: NodeKind.STEP}.get(block.kind, NodeKind.CHAPTER if level == 1 else NodeKind.SECTION)
         node_id = self._add(kind, block.start, block.end, title, title, self.page)
         self.stack.append(_Heading(node_id, level, block.kind, continues=self.steps_continue.get(block.start, False)))
@@ -244,8 +248,7 @@ class TreeBuilder:
         if spec is None:
             return
         self.flush()
-        while len(self.stack) > 1 and self.stack[-1].level >= spec.level:
-            self.stack.pop()
+        self._close_to(spec.level)
         node_id = self._add(NodeKind.SECTION, block.start, block.start, spec.title, spec.title, self.page, unprinted=True)
         self.stack.append(_Heading(node_id, spec.level, BlockKind.CAPS))
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.sentences import Sentence, mark_sentences
 
 __all__ = ["MAX_QUOTE", "Part", "marked_sentences"]
@@ -35,4 +34,4 @@ def marked_sentences(marked: dict[str, Any], features: Any) -> Any:
     found = marked.get(features.id)
     if found is not None:
         return found
-    return tuple(Sentence(s, m, tuple(t.text for t in tokens(s))) for s, m in mark_sentences(features.sentences, features.kind))
+    return tuple(Sentence.read(s, m) for s, m in mark_sentences(features.sentences, features.kind))

@@ -91,6 +91,11 @@ class Sentence:
     mark: str
     lemmas: tuple[str, ...]
 
+    @classmethod
+    def read(cls, text: str, mark: str = "rule") -> Sentence:
+        """``text`` marked ``mark``, its words as the analyser reads them."""
+        return cls(text, mark, tuple(t.text for t in tokens(text)))
+
 
 #: A step's number the splitter cut from its step («1.», «2)»).
 _STEP_NUMBER = re.compile(r"\d{1,2}[.)]")

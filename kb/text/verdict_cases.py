@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from rulekb.kb.text.analysis import lemmas
 
-__all__ = ["APPLYING", "bound_fails", "case_included", "question_distances"]
+__all__ = ["APPLYING", "PERMITS", "bound_fails", "case_included", "question_distances"]
 
 #: A distance a question gives: «18 дюймов», «в 2 дюймах», `9"`, "8 inches".
 _DISTANCE = re.compile(r"(\d{1,2})(?:-?х|-?ти)?\s*(?:\"|″|''|дюйм\w*|inch\w*)", re.I)
@@ -25,7 +25,8 @@ _BOUNDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<!не\s)\b(?:более|больше|дальше|свыше|more\s+than)\s+(?:чем\s+(?:в|на)\s+)?(\d{1,2})" + _UNIT, re.I), "gt"),
 )
 _QUOTED = re.compile(r"«[^»]*»|\"[^\"]*\"")
-_PERMITS = re.compile(r"\b(можно|может|могут|можете|мож[её]т|разреша\w*|позволя\w*|can|may)\b", re.I)
+#: Words that permit (:mod:`rulekb.kb.text.verdicts` reads them too).
+PERMITS = re.compile(r"\b(можно|может|могут|можете|мож[её]т|можем|разреша\w*|позволя\w*|вправе|can|may)\b", re.I)
 _DENIES = re.compile(r"\b(не\s+может|не\s+могут|не\s+можете|нельзя|запрещ\w*|никогда|cannot|can't|may\s+not)\b", re.I)
 
 
@@ -54,7 +55,7 @@ def bound_fails(ruling: Sequence[str], question: str, weights: Mapping[str, floa
         bounds = [(int(found.group(1)), test) for pattern, test in _BOUNDS for found in pattern.finditer(text)]
         if len({n for n, _ in bounds}) != 1:
             continue
-        denies, permits = bool(_DENIES.search(text)), bool(_PERMITS.search(text))
+        denies, permits = bool(_DENIES.search(text)), bool(PERMITS.search(text))
         if not (denies or permits):
             continue
         n, test = bounds[0]

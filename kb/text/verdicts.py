@@ -19,7 +19,7 @@ from rulekb.kb.text.asked import (
     question_predicates,
     question_situation,
 )
-from rulekb.kb.text.verdict_cases import APPLYING, bound_fails, case_included
+from rulekb.kb.text.verdict_cases import APPLYING, PERMITS, bound_fails, case_included
 
 __all__ = [
     "answer_verdict",
@@ -252,7 +252,7 @@ def _read_lead(ruling: str, lang: str, weights: dict[str, float] | None, questio
 
 
 #: Words that permit: a «Да» the ruling states when the question's own predicate is not found in it.
-_PERMITS = re.compile(r"\b(можно|может|могут|можете|мож[её]т|можем|разреша\w*|позволя\w*|вправе|can|may)\b", re.I)
+_PERMITS = PERMITS
 
 
 #: An exception a permitting sentence states inline, up to its clause's end («…, за исключением первого

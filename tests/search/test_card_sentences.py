@@ -6,13 +6,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.choice import choose
 from rulekb.kb.text.sentences import Sentence
 
-
-def sentence(text: str, mark: str = "rule") -> Sentence:
-    return Sentence(text, mark, tuple(t.text for t in tokens(text)))
+sentence = Sentence.read
 
 
 def test_the_set_up_s_terms_weigh_less_when_the_leading_sentence_is_chosen(built: Path) -> None:

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.choice import choose
 from rulekb.kb.text.runner_up import RUNNER_UP, RUNNER_UP_NEW, with_runner_up
 from rulekb.kb.text.sentences import Sentence
 
-
-def sentence(text: str, mark: str = "rule") -> Sentence:
-    return Sentence(text, mark, tuple(t.text for t in tokens(text)))
+sentence = Sentence.read
 
 
 TURBO = sentence("Мотоциклы и гравициклы не могут бегать, но при турбоускорении передвигаются максимум на 12 дюймов.")

@@ -34,8 +34,7 @@ def test_the_build_marks_every_leaf(built: Path) -> None:
     assert {"rule", "heading", "flavour", "naming"} <= marks
 
 
-def sentence(text: str, mark: str = "rule") -> Sentence:
-    return Sentence(text, mark, tuple(t.text for t in tokens(text)))
+sentence = Sentence.read
 
 
 def test_choice_skips_non_ruling_sentences_and_prefers_the_permission() -> None:

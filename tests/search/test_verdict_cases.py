@@ -5,7 +5,6 @@ again under a ruling allowing it once; and the form of a question with a modal a
 from __future__ import annotations
 
 from rulekb.kb.ask.form import question_form
-from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.asked import question_situation
 from rulekb.kb.text.sentences import Sentence
 from rulekb.kb.text.verdict_cases import bound_fails, case_included, question_distances
@@ -116,8 +115,7 @@ def test_a_faq_answer_s_opening_verdict_gives_way_to_what_its_rest_states_for_th
     assert answer_verdict(agreeing, asked) == agreeing
 
 
-def _sentence(text: str, mark: str = "rule") -> Sentence:
-    return Sentence(text, mark, tuple(t.text for t in tokens(text)))
+_sentence = Sentence.read
 
 
 def test_the_sentence_allowing_once_joins_a_card_asked_about_both_and_denies() -> None:
