@@ -35,7 +35,7 @@ CARD_KINDS = KINDS | {"yesno"}
 #: translator's question, an older edition left unnamed, plain.
 STYLES = {"terse", "typo", "english", "situation", "translator", "older-unnamed", "plain"}
 #: Answer-card batches (``rulekb eval --answers``), first measured held out, then development data.
-CARD_SETS = ("ha.jsonl", "hb.jsonl", "hc.jsonl", "hd.jsonl", "he.jsonl", "hf.jsonl", "hg.jsonl", "hh.jsonl", "hi.jsonl")
+CARD_SETS = ("ha.jsonl", "hb.jsonl", "hc.jsonl", "hd.jsonl", "he.jsonl", "hf.jsonl", "hg.jsonl", "hh.jsonl", "hi.jsonl", "hj.jsonl")
 #: Keywords of the batches (copied as written) that restate the text in notation: ha-017's «+1» is
 #: the text's «добавьте 1 к броску на ранение».
 RESTATED_KEYWORDS = {("ha-017", "+1")}
