@@ -57,13 +57,27 @@ def _verb_synonyms() -> dict[str, tuple[str, ...]]:
 
 @lru_cache(maxsize=20_000)
 def _stated_as(token: str, predicate: str) -> float:
-    """How well a ruling's ``token`` states ``predicate``: :func:`_same_word`, else 0.5 for a word (or
-    the stem of a word) of the predicate's synonym group («устанавливать» for «поставить», through
-    «установить»)."""
+    """How well a ruling's ``token`` states ``predicate``: :func:`_same_word`, else 0.5 for a verb of
+    the predicate's synonym group or one sharing five letters of its stem («устанавливать» for
+    «поставить», through «установить»)."""
     quality = _same_word(token, predicate)
     if quality > 0:
         return quality
-    return 0.5 if any(_same_word(token, other) > 0 for other in _verb_synonyms().get(predicate, ())) else 0.0
+    others = _verb_synonyms().get(predicate, ())
+    # a verb, its stem five letters at least: «бросок» shares four with «бросить», it is no verb of «кинуть»
+    if not others or pos(token) != "INFN":
+        return 0.0
+    return 0.5 if any(token == other or _common(token, other) >= 5 for other in others) else 0.0
+
+
+def _common(a: str, b: str) -> int:
+    """The length of the prefix ``a`` and ``b`` share."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def predicate_verdict(ruling: str, predicates: Sequence[str]) -> tuple[str, str] | None:

@@ -66,3 +66,11 @@ def test_a_permission_stated_by_the_books_verb_leads_with_yes() -> None:
     assert yes_no_lead(RULING, "ru", weights, "Можно ли поставить модель на возвышенность?") == "Да."
     # without the group the predicate is unstated and the permission of something else is no «Да»
     assert yes_no_lead(RULING, "ru", weights, "Можно ли летать над возвышенностью?") is None
+
+
+def test_a_noun_sharing_four_letters_with_a_synonym_states_no_predicate() -> None:
+    # «кинуть» and «бросить» share a group; the noun «бросок» is neither of them
+    assert "бросить" in synonym_map().get("кинуть", ())
+    assert stated_predicate("Выберите один из этих бросков для переброса.", ("кинуть",)) is None
+    found = stated_predicate("Вы можете бросить кубик ещё раз.", ("кинуть",))
+    assert found is not None and found[1] == "yes"
