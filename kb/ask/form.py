@@ -21,9 +21,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from rulekb.corpus.editions import default_edition, display_order
+from rulekb.kb.ask.form_asking import WH_RU, asking_words, main_clauses_ask
 from rulekb.kb.store import read_manifest
 from rulekb.kb.text.analysis import lemmas as lemmas_of
-from rulekb.kb.text.asked import CLAUSE_SPLIT, SUBORDINATE, WORD, asking_sentence, pos
+from rulekb.kb.text.asked import asking_sentence
 
 __all__ = [
     "FORMS",
@@ -87,29 +88,6 @@ _PROCEDURE = re.compile(
 )
 #: A short query naming a measure («дальность чарджа», "charge range") asks for a number.
 _MEASURE = re.compile(r"(дальност|дистанц|расстояни|радиус|дюйм|\brange\b|\bdistance\b|\binch)", re.IGNORECASE)
-_WH_RU = re.compile(
-    r"\b(?:сколько|какой|какая|какое|какие|какую|какого|какому|каким|каком|каких|какими|каков\w*|когда|где|куда|откуда|кто|кого|кому|чем|что|чего"
-    r"|зачем|почему|как|насколько|чей|чья|чьи|чью|чье|чьего|чьей|чьих)\b",
-    re.IGNORECASE,
-)
-
-
-#: Question words that ask nothing: an indefinite pronoun («что-то», «где-нибудь», «кое-как»), a
-#: comparison («как обычно», «так же, как», «как и», «дальше, чем»), "as", "somehow".
-_NOT_ASKING = re.compile(
-    r"\b(?:кое-)?(?:что|как|где|куда|когда|кто|кого|кому|чем|чей|как\w+|почему|зачем|откуда)-(?:то|нибудь|либо)\b|\bкое-\w+"
-    r"|(?:\b(?:так|такой|такая|такое|такие|такого|таким|тем|же)\s*,?\s*|(?<=\S\s)\b)как\s+(?:обычно|и|будто|только|минимум|максимум|раз|бы"
-    r"|правило|если\s+бы|описано|указано|сказано|написано)\b|\b(?:так|же)\s*,?\s+как\b"
-    r"|\b[а-яё]+(?:ше|ее|же)\s*,?\s*чем\b",
-    re.IGNORECASE,
-)
-
-
-def _asking_words(text: str) -> str:
-    """``text`` lower-cased without the question words that ask nothing (:data:`_NOT_ASKING`)."""
-    return _NOT_ASKING.sub(" ", text.lower())
-
-
 _NAMING = re.compile(
     r"(назван\w*|назвал\w*|называ\w*|обозва\w*|обзыва\w*|именова\w*|именуе\w*|звуч\w*|переведен\w*|переведён\w*|переведено|переведены|обозначен\w*|перевод\w*|передан\w*"
     r"|переда[её]тся|передают)",
@@ -221,8 +199,8 @@ def question_form(question: str, compare: bool = False, editions: int = 0, condi
     form = _marked_form(text, compare, editions, conditions)
     if form is not None:
         return form
-    lowered = _asking_words(text) if conditions else text.lower()
-    if text.endswith("?") and not _WH_RU.search(lowered) and not re.search(r"\b(?:what|how|which|when|where|who|why)\b", lowered):
+    lowered = asking_words(text) if conditions else text.lower()
+    if text.endswith("?") and not WH_RU.search(lowered) and not re.search(r"\b(?:what|how|which|when|where|who|why)\b", lowered):
         return "yesno"
     return "lookup"
 
@@ -238,75 +216,22 @@ def _marked_form(text: str, compare: bool, editions: int, conditions: bool = Tru
     if _YESNO_EN.search(text) or _YESNO_EN.search(asking_sentence(text)) or (
             _YESNO_EN_CLAUSE.search(text) and not _WH_EN_OPENING.match(text)):
         return "yesno"  # "My tank is in engagement range. Can it still shoot?": the sentence that asks
-    lowered = _asking_words(text) if conditions else text.lower()
+    lowered = asking_words(text) if conditions else text.lower()
     if _YESNO_RU.search(lowered):
-        wh = _WH_RU.search(lowered)
+        wh = WH_RU.search(lowered)
         # «можно ли …» is yes/no even with a «как» later; «как … можно?» asks for a procedure
         li = re.search(r"\bли\b", lowered)
         if wh is None or (li is not None and li.start() < wh.start()) or re.match(r"^(?:а\s+)?(?:можно|нельзя)", lowered):
             return "yesno"
-    if conditions and _main_clauses_ask(text):
+    if conditions and main_clauses_ask(text):
         return "yesno"  # «Когда отряд вышел из боя, он может стрелять?»: a question word in a condition asks nothing
-    if re.search(r"\b(?:можн[оа]|нельзя|может|могут)\b", lowered) and not _WH_RU.search(lowered):
+    if re.search(r"\b(?:можн[оа]|нельзя|может|могут)\b", lowered) and not WH_RU.search(lowered):
         return "yesno"  # a modal and no question word asks yes/no, a measure named or not («… перекинуть дистанцию?»)
     if _MEASURE.search(asking_sentence(text)):
         return "number"  # a measure the situation tells («в 3 дюймах лежит объектив. Как мне …?») asks nothing
     if _PROCEDURE.search(lowered):
         return "procedure"
     return None
-
-
-#: An English clause stating a condition or a time ("When my unit falls back, …", "if …").
-_EN_SUBORDINATE = re.compile(r"^(?:and\s+|but\s+)?(?:if|when|whenever|while|after|before|unless|once|since|because)\b",
-                             re.IGNORECASE)
-_WH_EN = re.compile(r"\b(?:what|how|which|when|where|who|why|whose|whom)\b", re.IGNORECASE)
-
-
-def _main_clauses_ask(text: str) -> bool:
-    """Whether the sentence that asks is a yes/no question once the clauses stating its conditions and
-    relative clauses are set aside («Когда отряд вышел из боя, он может стрелять?», «… отряд, который
-    стоит там, где враг, может стрелять?», "When my unit falls back, can it shoot?"), or the sentences
-    telling the situation before it («Отряд стоит там, где враг. Он может стрелять?»): it ends with «?»
-    and its main clauses hold no question word; a situation told instead of a condition asks nothing
-    itself (no «?», no question word in its main clauses) and the question after it states a predicate."""
-    told = asking_sentence(text).strip()
-    if not told.endswith("?"):
-        return False
-    main, condition = _main_of(told, asking=True)
-    if condition:
-        return not _asks_wh(main)
-    others = [x for x in re.split(r"(?<=[.!?])\s+", text.strip()) if x.strip() and x.strip() != told]
-    if not others or any("?" in x for x in others):
-        return False  # nothing set aside, or a second question («… Где его можно поставить? А с третьего раунда?»)
-    before = [c for x in others for c in _main_of(x, asking=False)[0]]
-    # a question after a told situation states a predicate, it is no bare noun («… Дальность консолидации?»)
-    return not _asks_wh(before + main) and _states_predicate(main[-1])
-
-
-def _main_of(sentence: str, asking: bool) -> tuple[list[str], bool]:
-    """The main clauses of ``sentence`` (its conditions and relative clauses set aside; the clause
-    holding «?» of the ``asking`` sentence kept whatever it opens with: «…: когда можно кидать?») and
-    whether a clause was set aside."""
-    clauses = [c for c in CLAUSE_SPLIT.split(_asking_words(sentence)) if c.strip(" ?.")]
-    last = clauses[-1:] if asking else []
-    kept = [c for c in clauses[:len(clauses) - len(last)] if not SUBORDINATE.match(c) and not _EN_SUBORDINATE.match(c)]
-    return kept + last, len(kept) + len(last) < len(clauses)
-
-
-def _asks_wh(clauses: list[str]) -> bool:
-    joined = " ".join(clauses)
-    return bool(_WH_RU.search(joined) or _WH_EN.search(joined))
-
-
-#: Words that ask for a verdict without a verb («можно?», «нельзя?», "can it?").
-_PREDICATIVE = re.compile(r"\b(?:можно|нельзя|нужно|надо|обязательно|должен|должна|должны|должно|can|could|does|do|did|is|are"
-                          r"|must|may|should|will|would|has|have)\b", re.IGNORECASE)
-
-
-def _states_predicate(clause: str) -> bool:
-    """Whether the clause that asks states a predicate — a verb, a short form, a modal — as a yes/no
-    question does («…, он может стрелять?»), not a bare noun («Дальность консолидации?»)."""
-    return bool(_PREDICATIVE.search(clause)) or any(pos(w) in ("VERB", "INFN", "ADJS", "PRTS") for w in WORD.findall(clause))
 
 
 @lru_cache(maxsize=4)
