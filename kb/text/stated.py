@@ -13,7 +13,7 @@ from functools import lru_cache
 from rulekb.kb.text.analysis import lemma
 from rulekb.kb.text.asked import CLAUSE_SPLIT, SUBORDINATE, WORD, pos
 
-__all__ = ["LIGHT_VERBS", "predicate_verdict", "stated_predicate"]
+__all__ = ["LIGHT_VERBS", "Groups", "predicate_verdict", "stated_predicate"]
 
 #: Negations that limit a measure («не более 6"», «не только») rather than deny.
 _LIMITING = re.compile(r"\bне\s+(?:более|менее|больше|меньше|ближе|дальше|только|раньше|позднее|позже)\b", re.I)
@@ -45,25 +45,31 @@ def _same_word(token: str, predicate: str) -> float:
     return 0.0
 
 
-@lru_cache(maxsize=1)
-def _verb_synonyms() -> dict[str, tuple[str, ...]]:
-    """Each verb of a synonym group (``kb/data/synonyms.toml``) → the group's other verbs: the nouns
-    of a group («стрельба», «выстрел») name an action, they state no predicate."""
-    from rulekb.kb.text.vocabulary import synonym_map
+#: Synonym groups (``kb/data/synonyms.toml`` as the build serves it: :attr:`Vocabulary.groups`).
+Groups = tuple[tuple[str, ...], ...]
 
-    verbs = {k: tuple(v for v in vs if pos(v) == "INFN") for k, vs in synonym_map().items() if pos(k) == "INFN"}
-    return {k: vs for k, vs in verbs.items() if vs}
+
+@lru_cache(maxsize=4)
+def _verb_synonyms(groups: Groups) -> dict[str, tuple[str, ...]]:
+    """Each verb of a synonym group → the group's other verbs: the nouns of a group («стрельба»,
+    «выстрел») name an action, they state no predicate."""
+    out: dict[str, list[str]] = {}
+    for group in groups:
+        verbs = [lemma(w) for w in group if pos(lemma(w)) == "INFN"]
+        for verb in verbs:
+            out.setdefault(verb, []).extend(v for v in verbs if v != verb)
+    return {k: tuple(dict.fromkeys(vs)) for k, vs in out.items() if vs}
 
 
 @lru_cache(maxsize=20_000)
-def _stated_as(token: str, predicate: str) -> float:
+def _stated_as(token: str, predicate: str, groups: Groups = ()) -> float:
     """How well a ruling's ``token`` states ``predicate``: :func:`_same_word`, else 0.5 for a verb of
-    the predicate's synonym group or one sharing five letters of its stem («устанавливать» for
-    «поставить», through «установить»)."""
+    the predicate's synonym group among ``groups`` or one sharing five letters of its stem
+    («устанавливать» for «поставить», through «установить»)."""
     quality = _same_word(token, predicate)
-    if quality > 0:
+    if quality > 0 or not groups:
         return quality
-    others = _verb_synonyms().get(predicate, ())
+    others = _verb_synonyms(groups).get(predicate, ())
     # a verb, its stem five letters at least: «бросок» shares four with «бросить», it is no verb of «кинуть»
     if not others or pos(token) != "INFN":
         return 0.0
@@ -80,13 +86,13 @@ def _common(a: str, b: str) -> int:
     return n
 
 
-def predicate_verdict(ruling: str, predicates: Sequence[str]) -> tuple[str, str] | None:
+def predicate_verdict(ruling: str, predicates: Sequence[str], groups: Groups = ()) -> tuple[str, str] | None:
     """``("yes" | "no", sentence)`` of :func:`stated_predicate`, without its score."""
-    found = stated_predicate(ruling, predicates)
+    found = stated_predicate(ruling, predicates, groups)
     return None if found is None else (found[1], found[2])
 
 
-def stated_predicate(ruling: str, predicates: Sequence[str]) -> tuple[float, str, str] | None:
+def stated_predicate(ruling: str, predicates: Sequence[str], groups: Groups = ()) -> tuple[float, str, str] | None:
     """``(score, "yes" | "no", sentence)``: the polarity of the main clause that states the question's
     predicate, or ``None`` when no main clause states it. A clause denies when «не», «нельзя»,
     «никогда» stand before the predicate in it («Монстры никогда не залегают», «не совершайте …
@@ -109,7 +115,7 @@ def stated_predicate(ruling: str, predicates: Sequence[str]) -> tuple[float, str
             for k, word in enumerate(words):
                 lem = lemma(word)
                 for p in predicates:
-                    quality = _stated_as(lem, p)
+                    quality = _stated_as(lem, p, groups)
                     if lem.startswith("не") and lem[2:] == p:  # «невидимой» for «видимым»
                         quality, negated_word = 1.0, True
                     if quality > found.get(p, 0.0):

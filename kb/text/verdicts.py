@@ -18,7 +18,7 @@ from rulekb.kb.text.asked import (
     question_predicates,
     question_situation,
 )
-from rulekb.kb.text.stated import predicate_verdict, stated_predicate
+from rulekb.kb.text.stated import Groups, predicate_verdict, stated_predicate
 from rulekb.kb.text.verdict_cases import APPLYING, PERMITS, bound_fails, case_included
 
 __all__ = [
@@ -113,7 +113,7 @@ def only_one_denies(question: str, ruling: str) -> bool:
 
 def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None = None,
                 question: str | None = None, english: EnglishVocabulary | None = None,
-                situation: Collection[str] | None = None) -> str | None:
+                situation: Collection[str] | None = None, synonyms: Groups = ()) -> str | None:
     """«Да», «Нет» or «Да, если …» read off a ruling; ``None`` when no sentence permits or forbids.
 
     Without ``weights`` the first sentence that permits or forbids decides. With the question's term
@@ -130,7 +130,7 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
     sentences = [s for s in re.split(r"(?<=[.!?;])\s+|\s+(?=•)", ruling) if s.strip()]
     if question and weights and bound_fails(sentences, question, weights):
         return "No." if lang == "en" else "Нет."  # «… в пределах 12 дюймов» for a target 18 inches away
-    lead = _read_lead(ruling, lang, weights, question, english, situation)
+    lead = _read_lead(ruling, lang, weights, question, english, situation, synonyms)
     if lead is not None and lead.startswith("Да, если ") and weights and question and question_situation(question) and (
             not any(weights.get(t, 0.0) > 0 for t in lemmas(lead[len("Да, если "):]))):
         # the question tells its own case («чардж после дипстрайка»), the condition shares no word with
@@ -145,13 +145,15 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
 
 
 def _read_lead(ruling: str, lang: str, weights: dict[str, float] | None, question: str | None,
-               english: EnglishVocabulary | None, situation: Collection[str] | None) -> str | None:
-    """The lead :func:`yes_no_lead` reads off the predicate and the sentence carrying the question."""
+               english: EnglishVocabulary | None, situation: Collection[str] | None,
+               synonyms: Groups = ()) -> str | None:
+    """The lead :func:`yes_no_lead` reads off the predicate and the sentence carrying the question
+    (the predicate stated by a verb of its group among ``synonyms`` too)."""
     unstated = stated = False
     predicates: tuple[str, ...] = ()
     if question and (lang != "en" or english):
         predicates = question_predicates(question) if lang != "en" else english_predicates(question, english or ())
-        verdict = predicate_verdict(ruling, predicates)
+        verdict = predicate_verdict(ruling, predicates, synonyms)
         if verdict is not None and verdict[0] == "no":
             return "No." if lang == "en" else "Нет."  # the ruling denies what was asked («Монстры никогда не залегают»)
         # the question asks about something no main clause of the ruling states: a permission of
@@ -167,7 +169,7 @@ def _read_lead(ruling: str, lang: str, weights: dict[str, float] | None, questio
         # «… этот маркер цели считается спорным» states a case, it permits nothing asked: a «Да» read off
         # a sentence needs a permission there, or the asked predicate stated there («считается
         # автоматическим провалом» is no «Да» for «пройден?», whatever another sentence states)
-        here = stated and predicate_verdict(sentence, predicates) is not None
+        here = stated and predicate_verdict(sentence, predicates, synonyms) is not None
         if question and not here and not _PERMITS.search(main_clauses(sentence)):
             return None
     return lead

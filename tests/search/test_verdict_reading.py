@@ -9,7 +9,9 @@ import pytest
 from rulekb.kb.ask.form import question_form
 from rulekb.kb.text.stated import stated_predicate
 from rulekb.kb.text.verdicts import yes_no_lead
-from rulekb.kb.text.vocabulary import synonym_map
+from rulekb.kb.text.vocabulary import load_vocabulary, synonym_map
+
+GROUPS = load_vocabulary().groups  # the synonym groups of kb/data/synonyms.toml, as a build serves them
 
 
 @pytest.mark.parametrize(
@@ -48,29 +50,31 @@ def test_the_players_verb_is_stated_by_a_verb_of_its_synonym_group() -> None:
     group = synonym_map()
     other = next(v for v in group.get("поставить", ()) if v.startswith("устан"))  # the book's verb, from the data
     assert other
-    found = stated_predicate(RULING, ("поставить",))
+    found = stated_predicate(RULING, ("поставить",), GROUPS)
     assert found is not None and found[1] == "yes"
-    assert stated_predicate(RULING, ("летать",)) is None  # a verb of no group of the ruling's words
+    assert stated_predicate(RULING, ("летать",), GROUPS) is None  # a verb of no group of the ruling's words
 
 
 def test_a_noun_of_the_group_states_no_predicate() -> None:
     # «выстрел» shares the group of «стрелять» but names the action: it states nothing about shooting
     assert "выстрел" in synonym_map().get("стрелять", ())
-    assert stated_predicate("Выстрел производится по правилам.", ("стрелять",)) is None
-    found = stated_predicate("Модели этого отряда могут стрелять.", ("пострелять",))
+    assert stated_predicate("Выстрел производится по правилам.", ("стрелять",), GROUPS) is None
+    found = stated_predicate("Модели этого отряда могут стрелять.", ("пострелять",), GROUPS)
     assert found is not None and found[1] == "yes"
 
 
 def test_a_permission_stated_by_the_books_verb_leads_with_yes() -> None:
     weights = {"поставить": 1.0, "модель": 0.5, "возвышенность": 1.0}
-    assert yes_no_lead(RULING, "ru", weights, "Можно ли поставить модель на возвышенность?") == "Да."
-    # without the group the predicate is unstated and the permission of something else is no «Да»
-    assert yes_no_lead(RULING, "ru", weights, "Можно ли летать над возвышенностью?") is None
+    question = "Можно ли поставить модель на возвышенность?"
+    assert yes_no_lead(RULING, "ru", weights, question, synonyms=GROUPS) == "Да."
+    # without the groups the predicate is unstated and the permission of something else is no «Да»
+    assert yes_no_lead(RULING, "ru", weights, question) is None
+    assert yes_no_lead(RULING, "ru", weights, "Можно ли летать над возвышенностью?", synonyms=GROUPS) is None
 
 
 def test_a_noun_sharing_four_letters_with_a_synonym_states_no_predicate() -> None:
     # «кинуть» and «бросить» share a group; the noun «бросок» is neither of them
     assert "бросить" in synonym_map().get("кинуть", ())
-    assert stated_predicate("Выберите один из этих бросков для переброса.", ("кинуть",)) is None
-    found = stated_predicate("Вы можете бросить кубик ещё раз.", ("кинуть",))
+    assert stated_predicate("Выберите один из этих бросков для переброса.", ("кинуть",), GROUPS) is None
+    found = stated_predicate("Вы можете бросить кубик ещё раз.", ("кинуть",), GROUPS)
     assert found is not None and found[1] == "yes"
