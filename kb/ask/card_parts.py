@@ -154,8 +154,9 @@ def ruling_part(
         citations.append({"source_id": leaf.source_id, "lines": list(leaf.lines), "quote": " ".join(items)})
         choice = replace(choice, text=f"{choice.text} {' '.join(items)}")
     read = [(f, marked_sentences(marked, f)) for f in (index.features[h.node_id] for h in hits[:VERDICT_HITS])]
-    choice = with_verdict_sentence(question, form, lang, english, choice, weights, read, groups, citations)  # yes/no
-    lead = yes_no_lead(choice.text, lang, weights, question, english, conditions or None) if form == "yesno" else None
+    synonyms = index.synonyms.groups  # the build's synonym groups: the player's verb stated by the book's
+    choice = with_verdict_sentence(question, form, lang, english, choice, weights, read, groups, citations, synonyms)
+    lead = yes_no_lead(choice.text, lang, weights, question, english, conditions or None, synonyms) if form == "yesno" else None
     if form == "yesno" and only_one_denies(question, choice.text):
         lead = "No." if lang == "en" else "Нет."  # «двух лидеров?» — «только один лидер»
     if form == "number" and lang != "en":

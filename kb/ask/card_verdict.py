@@ -14,6 +14,7 @@ from rulekb.kb.text.analysis import lemmas
 from rulekb.kb.text.asked import EnglishVocabulary, english_predicates, question_predicates
 from rulekb.kb.text.choice import carried
 from rulekb.kb.text.sentences import NON_RULING
+from rulekb.kb.text.stated import Groups
 from rulekb.kb.text.verdicts import limits_to_one, only_one_denies, stated_predicate
 
 __all__ = ["VERDICT_CARRIED", "VERDICT_HITS", "limiting_sentence", "verdict_sentence", "with_verdict_sentence"]
@@ -26,7 +27,7 @@ VERDICT_CARRIED = 1.0
 
 def verdict_sentence(question: str, lang: str, english: EnglishVocabulary | None, shown: str, best: str,
                      weights: dict[str, float], passages: Sequence[tuple[Any, Sequence[Any]]],
-                     groups: Any = None) -> tuple[Any, str] | None:
+                     groups: Any = None, synonyms: Groups = ()) -> tuple[Any, str] | None:
     """``(leaf, sentence)``: among ``passages`` (``(leaf, marked sentences)`` in rank order) the ruling
     sentence not ``shown`` whose main clause states the question's predicate, carrying at least
     :data:`VERDICT_CARRIED` of what the chosen sentence ``best`` carries — the fullest statement of
@@ -35,7 +36,7 @@ def verdict_sentence(question: str, lang: str, english: EnglishVocabulary | None
     # the predicate of the sentence that asks: a verb of the situation told before it («провалил
     # баттлшок … Можно?») is not what is asked
     predicates = question_predicates(question, asking_only=True) if lang != "en" else english_predicates(question, english or ())
-    if not predicates or stated_predicate(shown, predicates) is not None:
+    if not predicates or stated_predicate(shown, predicates, synonyms) is not None:
         return None
     floor = VERDICT_CARRIED * carried(lemmas(best), weights, groups)
     found: tuple[tuple[float, float, int], Any, str] | None = None
@@ -43,7 +44,7 @@ def verdict_sentence(question: str, lang: str, english: EnglishVocabulary | None
         for sentence in sentences:
             if sentence.mark in NON_RULING or sentence.text in shown:
                 continue
-            stated = stated_predicate(sentence.text, predicates)
+            stated = stated_predicate(sentence.text, predicates, synonyms)
             if stated is None:
                 continue
             score = carried(sentence.lemmas, weights, groups)
@@ -55,12 +56,12 @@ def verdict_sentence(question: str, lang: str, english: EnglishVocabulary | None
 
 def with_verdict_sentence(question: str, form: str, lang: str, english: EnglishVocabulary | None, choice: Any,
                           weights: dict[str, float], passages: Sequence[tuple[Any, Sequence[Any]]], groups: Any,
-                          citations: list[dict[str, Any]]) -> Any:
+                          citations: list[dict[str, Any]], synonyms: Groups = ()) -> Any:
     """A yes/no card's ``choice`` with the sentence :func:`verdict_sentence` finds after its text, and
     that sentence's citation added to ``citations``; ``choice`` itself for another form or none found."""
     if form != "yesno":
         return choice
-    found = verdict_sentence(question, lang, english, choice.text, choice.best, weights, passages, groups)
+    found = verdict_sentence(question, lang, english, choice.text, choice.best, weights, passages, groups, synonyms)
     if found is None:
         found = limiting_sentence(question, lang, english, choice.text, choice.best, weights, passages, groups)
     if found is None:

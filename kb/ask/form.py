@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from rulekb.corpus.editions import default_edition, display_order
+from rulekb.kb.ask.form_asking import WH_RU, asking_words, main_clauses_ask
 from rulekb.kb.store import read_manifest
 from rulekb.kb.text.analysis import lemmas as lemmas_of
 from rulekb.kb.text.asked import asking_sentence
@@ -87,13 +88,6 @@ _PROCEDURE = re.compile(
 )
 #: A short query naming a measure («дальность чарджа», "charge range") asks for a number.
 _MEASURE = re.compile(r"(дальност|дистанц|расстояни|радиус|дюйм|\brange\b|\bdistance\b|\binch)", re.IGNORECASE)
-_WH_RU = re.compile(
-    r"\b(?:сколько|какой|какая|какое|какие|какую|какого|какому|каким|каком|каких|какими|каков\w*|когда|где|куда|откуда|кто|кого|кому|чем|что|чего"
-    r"|зачем|почему|как|насколько|чей|чья|чьи)\b",
-    re.IGNORECASE,
-)
-
-
 _NAMING = re.compile(
     r"(назван\w*|назвал\w*|называ\w*|обозва\w*|обзыва\w*|именова\w*|именуе\w*|звуч\w*|переведен\w*|переведён\w*|переведено|переведены|обозначен\w*|перевод\w*|передан\w*"
     r"|переда[её]тся|передают)",
@@ -129,7 +123,9 @@ def compared_form(question: str) -> str | None:
     """What a comparison compares, read as the question would be without its editions: a measure
     («насколько далеко … в 7-й и в 10-й?», "how far … in 7th compared with 10th?") or a permission
     («Нужно ли видеть цель … в 6-й и в 10-й?»); ``None`` when it compares a whole mechanic."""
-    inner = question_form(question)
+    # the permission compared is read off the question's own words: the conditions and situation
+    # :func:`question_form` sets aside would make a whole mechanic's comparison a permission's
+    inner = question_form(question, conditions=False)
     return inner if inner in ("number", "yesno") else None
 
 
@@ -195,20 +191,21 @@ def compares_editions(question: str, editions: int) -> bool:
     return bool(_COMPARISON.search(question))
 
 
-def question_form(question: str, compare: bool = False, editions: int = 0) -> str:
+def question_form(question: str, compare: bool = False, editions: int = 0, conditions: bool = True) -> str:
     """One of :data:`FORMS` for ``question``; ``compare`` when the query parser saw a comparison,
-    ``editions`` how many editions it names (two or more: a comparison)."""
+    ``editions`` how many editions it names (two or more: a comparison). ``conditions``: a question
+    word of a condition, a told situation or a comparison («где-то», «как обычно») asks nothing."""
     text = question.strip()
-    form = _marked_form(text, compare, editions)
+    form = _marked_form(text, compare, editions, conditions)
     if form is not None:
         return form
-    lowered = text.lower()
-    if text.endswith("?") and not _WH_RU.search(lowered) and not re.search(r"\b(?:what|how|which|when|where|who|why)\b", lowered):
+    lowered = asking_words(text) if conditions else text.lower()
+    if text.endswith("?") and not WH_RU.search(lowered) and not re.search(r"\b(?:what|how|which|when|where|who|why)\b", lowered):
         return "yesno"
     return "lookup"
 
 
-def _marked_form(text: str, compare: bool, editions: int) -> str | None:
+def _marked_form(text: str, compare: bool, editions: int, conditions: bool = True) -> str | None:
     """The form the question's words mark; ``None`` when no word does."""
     if _TERMINOLOGY.search(text) or _THEY_NAMED.search(text) or (_NAMING.search(text) and _IN_TRANSLATION.search(text)):
         return "terminology"
@@ -219,18 +216,20 @@ def _marked_form(text: str, compare: bool, editions: int) -> str | None:
     if _YESNO_EN.search(text) or _YESNO_EN.search(asking_sentence(text)) or (
             _YESNO_EN_CLAUSE.search(text) and not _WH_EN_OPENING.match(text)):
         return "yesno"  # "My tank is in engagement range. Can it still shoot?": the sentence that asks
-    lowered = text.lower()
+    lowered = asking_words(text) if conditions else text.lower()
     if _YESNO_RU.search(lowered):
-        wh = _WH_RU.search(lowered)
+        wh = WH_RU.search(lowered)
         # «можно ли …» is yes/no even with a «как» later; «как … можно?» asks for a procedure
         li = re.search(r"\bли\b", lowered)
         if wh is None or (li is not None and li.start() < wh.start()) or re.match(r"^(?:а\s+)?(?:можно|нельзя)", lowered):
             return "yesno"
-    if re.search(r"\b(?:можн[оа]|нельзя|может|могут)\b", lowered) and not _WH_RU.search(lowered):
+    if conditions and main_clauses_ask(text):
+        return "yesno"  # «Когда отряд вышел из боя, он может стрелять?»: a question word in a condition asks nothing
+    if re.search(r"\b(?:можн[оа]|нельзя|может|могут)\b", lowered) and not WH_RU.search(lowered):
         return "yesno"  # a modal and no question word asks yes/no, a measure named or not («… перекинуть дистанцию?»)
     if _MEASURE.search(asking_sentence(text)):
         return "number"  # a measure the situation tells («в 3 дюймах лежит объектив. Как мне …?») asks nothing
-    if _PROCEDURE.search(text):
+    if _PROCEDURE.search(lowered):
         return "procedure"
     return None
 

@@ -8,17 +8,17 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from rulekb.kb.text.analysis import lemma, lemmas
+from rulekb.kb.text.analysis import lemmas
 from rulekb.kb.text.asked import (
     CLAUSE_SPLIT,
     SUBORDINATE,
-    WORD,
     EnglishVocabulary,
     english_predicates,
     question_conditions,
     question_predicates,
     question_situation,
 )
+from rulekb.kb.text.stated import Groups, predicate_verdict, stated_predicate
 from rulekb.kb.text.verdict_cases import APPLYING, PERMITS, bound_fails, case_included
 
 __all__ = [
@@ -111,87 +111,9 @@ def only_one_denies(question: str, ruling: str) -> bool:
     return bool(_SEVERAL.search(question) and _ONLY_ONE.search(ruling) and not _SECOND_QUESTION.search(question))
 
 
-# --- the verdict on what the question asks (its predicate) ---------------------------------------
-
-#: Negations that limit a measure («не более 6"», «не только») rather than deny.
-_LIMITING = re.compile(r"\bне\s+(?:более|менее|больше|меньше|ближе|дальше|только|раньше|позднее|позже)\b", re.I)
-_DENIAL = re.compile(r"\b(?:не|нельзя|никогда|ни)\b", re.I)
-#: Verbal prefixes too common for four letters of a stem to be the same word.
-_PREFIXES = frozenset({"пере", "пред", "подо", "пода", "разо", "расс", "расп", "прои", "пров", "прим", "прив", "прид",
-                       "обес", "обез", "пооб", "вызы", "выпо", "выбр", "выби", "уста", "пост", "пола", "полу"})
-
-
-#: Verbs that only say an action is done («сделать обычное движение», «совершать … перемещение»): one stands for another.
-LIGHT_VERBS = frozenset({"делать", "сделать", "совершать", "совершить", "выполнять", "выполнить", "проводить", "провести",
-                         "производить", "произвести"})
-
-
-def _same_word(token: str, predicate: str) -> float:
-    """1 for the predicate's lemma, 0.5 for a word of its stem («залегать» for «залечь») or another
-    light verb for a light verb («совершать» for «сделать»), else 0."""
-    if token == predicate:
-        return 1.0
-    if token in LIGHT_VERBS and predicate in LIGHT_VERBS:
-        return 0.5
-    common = 0
-    for a, b in zip(token, predicate, strict=False):
-        if a != b:
-            break
-        common += 1
-    if common >= 5 or (common == 4 and min(len(token), len(predicate)) >= 6 and token[:4] not in _PREFIXES):
-        return 0.5
-    return 0.0
-
-
-def predicate_verdict(ruling: str, predicates: Sequence[str]) -> tuple[str, str] | None:
-    """``("yes" | "no", sentence)`` of :func:`stated_predicate`, without its score."""
-    found = stated_predicate(ruling, predicates)
-    return None if found is None else (found[1], found[2])
-
-
-def stated_predicate(ruling: str, predicates: Sequence[str]) -> tuple[float, str, str] | None:
-    """``(score, "yes" | "no", sentence)``: the polarity of the main clause that states the question's
-    predicate, or ``None`` when no main clause states it. A clause denies when «не», «нельзя»,
-    «никогда» stand before the predicate in it («Монстры никогда не залегают», «не совершайте …
-    спасбросок») or the predicate is its negation («считается невидимой» for «видимым»); conditions
-    («если …», «которому оно не может навредить») never decide. The score: how much of the predicate
-    the clause states (1 a word for its lemma, 0.5 for its stem or another light verb)."""
-    if not predicates:
-        return None
-    best: tuple[float, str, str] | None = None
-    for sentence in (x for x in re.split(r"(?<=[.!?;])\s+", ruling) if x.strip()):
-        # «если …, то …»: the condition runs up to «то», the verdict is after it
-        main = re.split(r",\s*то\s+", sentence, maxsplit=1)[-1] if re.search(r"\bесли\b", sentence, re.I) else sentence
-        for clause in CLAUSE_SPLIT.split(main):
-            if not clause or SUBORDINATE.match(clause):
-                continue
-            words = WORD.findall(clause)
-            found: dict[str, float] = {}
-            first = len(words)
-            negated_word = False
-            for k, word in enumerate(words):
-                lem = lemma(word)
-                for p in predicates:
-                    quality = _same_word(lem, p)
-                    if lem.startswith("не") and lem[2:] == p:  # «невидимой» for «видимым»
-                        quality, negated_word = 1.0, True
-                    if quality > found.get(p, 0.0):
-                        found[p] = quality
-                        first = min(first, k)
-            score = sum(found.values())
-            if score <= 0:
-                continue
-            before = " ".join(words[:first])
-            denied = (negated_word or bool(_DENIAL.search(_LIMITING.sub(" ", before)))
-                      or bool(re.search(r"\b(?:нельзя|запрещ\w*)\b", clause, re.I)))
-            if best is None or score > best[0]:
-                best = (score, "no" if denied else "yes", sentence)
-    return best
-
-
 def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None = None,
                 question: str | None = None, english: EnglishVocabulary | None = None,
-                situation: Collection[str] | None = None) -> str | None:
+                situation: Collection[str] | None = None, synonyms: Groups = ()) -> str | None:
     """«Да», «Нет» or «Да, если …» read off a ruling; ``None`` when no sentence permits or forbids.
 
     Without ``weights`` the first sentence that permits or forbids decides. With the question's term
@@ -208,7 +130,7 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
     sentences = [s for s in re.split(r"(?<=[.!?;])\s+|\s+(?=•)", ruling) if s.strip()]
     if question and weights and bound_fails(sentences, question, weights):
         return "No." if lang == "en" else "Нет."  # «… в пределах 12 дюймов» for a target 18 inches away
-    lead = _read_lead(ruling, lang, weights, question, english, situation)
+    lead = _read_lead(ruling, lang, weights, question, english, situation, synonyms)
     if lead is not None and lead.startswith("Да, если ") and weights and question and question_situation(question) and (
             not any(weights.get(t, 0.0) > 0 for t in lemmas(lead[len("Да, если "):]))):
         # the question tells its own case («чардж после дипстрайка»), the condition shares no word with
@@ -223,13 +145,15 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
 
 
 def _read_lead(ruling: str, lang: str, weights: dict[str, float] | None, question: str | None,
-               english: EnglishVocabulary | None, situation: Collection[str] | None) -> str | None:
-    """The lead :func:`yes_no_lead` reads off the predicate and the sentence carrying the question."""
+               english: EnglishVocabulary | None, situation: Collection[str] | None,
+               synonyms: Groups = ()) -> str | None:
+    """The lead :func:`yes_no_lead` reads off the predicate and the sentence carrying the question
+    (the predicate stated by a verb of its group among ``synonyms`` too)."""
     unstated = stated = False
     predicates: tuple[str, ...] = ()
     if question and (lang != "en" or english):
         predicates = question_predicates(question) if lang != "en" else english_predicates(question, english or ())
-        verdict = predicate_verdict(ruling, predicates)
+        verdict = predicate_verdict(ruling, predicates, synonyms)
         if verdict is not None and verdict[0] == "no":
             return "No." if lang == "en" else "Нет."  # the ruling denies what was asked («Монстры никогда не залегают»)
         # the question asks about something no main clause of the ruling states: a permission of
@@ -245,7 +169,7 @@ def _read_lead(ruling: str, lang: str, weights: dict[str, float] | None, questio
         # «… этот маркер цели считается спорным» states a case, it permits nothing asked: a «Да» read off
         # a sentence needs a permission there, or the asked predicate stated there («считается
         # автоматическим провалом» is no «Да» for «пройден?», whatever another sentence states)
-        here = stated and predicate_verdict(sentence, predicates) is not None
+        here = stated and predicate_verdict(sentence, predicates, synonyms) is not None
         if question and not here and not _PERMITS.search(main_clauses(sentence)):
             return None
     return lead
