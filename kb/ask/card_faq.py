@@ -15,7 +15,7 @@ from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.choice import choose
 from rulekb.kb.text.verdicts import answer_verdict, yes_no_lead
 
-__all__ = ["english_answer_weights", "faq_gate", "faq_part"]
+__all__ = ["english_answer_weights", "faq_gate", "faq_part", "ruling_quote"]
 
 
 def faq_gate(index: Any, question: str, edition: str, top_ids: Sequence[str], gates: list[Any],
@@ -45,11 +45,11 @@ def faq_part(
     candidates = [(n, index.features[n].kind, marked_sentences(marked, index.features[n])) for n in cited_ranked]
     choice = choose(candidates, weights, numbers, form, groups, second_form(question, form))
     answer = entry.answer_en if lang == "en" and entry.answer_en else entry.answer
-    # the entry's own quotes are the words of the text that rule (checked against the lines at build)
+    # the entry's own quotes are the words of the text that rule (checked against the lines at build),
+    # each widened to its sentence, the one that carries what is asked first
     quotes = [q for c in entry.citations for q in c.quotes]
-    ruling = " … ".join(quotes) if quotes else (choice.text if choice is not None else "")
-    if len(ruling) > MAX_QUOTE:
-        ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
+    sentences = [s for _, _, found in candidates for s in found]
+    ruling = ruling_quote(quotes, sentences, choice.text if choice is not None else "", weights)
     lead = None
     in_english = answer is entry.answer_en
     if form == "yesno":  # an opening verdict answering the entry's question, not the opposite one asked
@@ -86,3 +86,36 @@ def english_answer_weights(question: str) -> dict[str, float]:
     given an Enhancement» for "Can an Epic Hero be given an Enhancement?")."""
     return {t.text: 1.0 for t in tokens(question)
             if len(t.text) > 2 and t.text.isalpha() and t.text not in _ENGLISH_FUNCTION}
+
+
+def _plain(text: str) -> str:
+    """``text`` folded for containment: case, «ё» and runs of spaces do not matter."""
+    return " ".join(text.casefold().replace("ё", "е").split())
+
+
+def _asked_weight(text: str, weights: dict[str, float]) -> float:
+    """How much of what is asked ``text`` carries: the weights of the question's terms it holds."""
+    return sum(weights.get(term, 0.0) for term in {t.text for t in tokens(text)})
+
+
+def ruling_quote(quotes: Sequence[str], sentences: Sequence[Any], chosen: str, weights: dict[str, float]) -> str:
+    """The text's words that rule under a FAQ answer: each of the entry's ``quotes`` widened to the
+    cited passage's sentence it lies in (a quote that stops before the sentence's verdict — «…
+    проходит все тесты …» of «… и никогда не может получить маркер» — loses what the question asks),
+    the sentence ``chosen`` by the question's terms among the cited passages added where no quote
+    holds it, and the piece that carries most of the question's ``weights`` first, so that the
+    cut at :data:`MAX_QUOTE` never drops it. The entry's order stands between equal pieces."""
+    pieces: list[str] = []
+    for quote in quotes:
+        plain = _plain(quote)
+        widened = next((s.text for s in sentences if plain in _plain(s.text) and len(s.text) <= MAX_QUOTE), quote)
+        if not any(_plain(widened) in _plain(p) for p in pieces):
+            pieces.append(widened)
+    held = any(_plain(chosen) in _plain(p) or _plain(p) in _plain(chosen) for p in pieces)
+    if chosen and (not pieces or (len(chosen) <= MAX_QUOTE and not held)):
+        pieces.append(chosen)
+    pieces = sorted(pieces, key=lambda p: -_asked_weight(p, weights))
+    ruling = " … ".join(pieces)
+    if len(ruling) > MAX_QUOTE:
+        ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
+    return ruling
