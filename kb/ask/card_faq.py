@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 
 from rulekb.kb.ask.card_english import english_line
@@ -119,3 +120,31 @@ def ruling_quote(quotes: Sequence[str], sentences: Sequence[Any], chosen: str, w
     if len(ruling) > MAX_QUOTE:
         ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
     return ruling
+
+
+def beside_faq(index: Any, marked: dict[str, Any], parsed: Any, question: str, parts: list[Part],
+               gates: Sequence[Any], weights: dict[str, float], numbers: set[str], form: str, lang: str) -> list[Part]:
+    """The other editions' parts next to a FAQ part, their ruling read for what the entry answers:
+    each text part's edition is read in the passages that edition gives to the concepts the entry's
+    cited passages carry and the question names (the aspect the entry answers — «связанные боем»
+    for a question on shooting in combat — not the words shared with the melee weapon rules)."""
+    from rulekb.kb.ask.card_editions import OTHER_EDITIONS_MIN_WEIGHT
+    from rulekb.kb.ask.card_parts import ruling_part  # card_parts reads this module at import
+
+    faq_editions = {p.edition for p in parts if p.source == "faq"}
+    led = [g.entry for g in gates if g.leads and g.entry.edition in faq_editions]
+    if not led or all(p.source == "faq" for p in parts):
+        return parts
+    cited = [index.features[n] for n in index.faq_leaves.get(led[0].id, []) if n in index.features]
+    carried = {c for f in cited for c in (*f.defines, *f.concepts)}
+    aspect = [c for c in parsed.concepts if c in carried and index.concept_weight(c) >= OTHER_EDITIONS_MIN_WEIGHT]
+    out: list[Part] = []
+    for part in parts:
+        nodes = [] if part.source != "text" else list(dict.fromkeys(
+            n for c in aspect for n in index.concept_nodes.get(c, {}).get(part.edition, [])[:1]))
+        hits = [SimpleNamespace(node_id=n, kind=index.features[n].kind, edition=part.edition)
+                for n in nodes if n in index.features]
+        redone = ruling_part(index, marked, parsed, question, part.edition, hits, weights, numbers, form, lang,
+                             False, []) if hits and part.node_id not in nodes else None
+        out.append(redone or part)
+    return out

@@ -63,3 +63,30 @@ def test_every_built_entry_quote_is_shown_within_its_widened_ruling(built: Path)
                 assert _plain(quote) in _plain(ruling), (entry.id, quote)
             checked += 1
     assert checked > 20
+
+
+def test_a_text_part_beside_a_faq_part_reads_the_passage_of_the_entry_s_concept(built: Path) -> None:
+    """Asked each entry's own question: where the card has the entry's FAQ part and a text part of
+    another edition, and that edition has a passage for a concept both the question and the entry's
+    cited passages carry, the text part quotes such a passage."""
+    from rulekb.kb.ask.answer import ask
+    from rulekb.kb.ask.card_editions import OTHER_EDITIONS_MIN_WEIGHT
+
+    index = get_index(built)
+    checked = 0
+    for entry in index.faq:
+        card = ask(entry.question, build_dir=built)["card"]
+        parts = card.get("per_edition") or []
+        if card.get("kind") != "ruling" or not any(p["source"] == "faq" and p["edition"] == entry.edition
+                                                   for p in parts):
+            continue
+        parsed = index.parse(entry.question)
+        cited = [index.features[n] for n in index.faq_leaves.get(entry.id, []) if n in index.features]
+        carried = {c for f in cited for c in (*f.defines, *f.concepts)}
+        aspect = [c for c in parsed.concepts if c in carried and index.concept_weight(c) >= OTHER_EDITIONS_MIN_WEIGHT]
+        for part in parts:
+            nodes = {n for c in aspect for n in index.concept_nodes.get(c, {}).get(part["edition"], [])[:1]}
+            if part["source"] == "text" and nodes:
+                assert part["node_id"] in nodes, (entry.id, part["edition"], part["node_id"])
+                checked += 1
+    assert checked > 0
