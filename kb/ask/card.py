@@ -32,6 +32,7 @@ from rulekb.kb.ask.card_editions import (
     unmarked_editions,
     with_defining,
 )
+from rulekb.kb.ask.card_faq import beside_faq
 from rulekb.kb.ask.card_parts import Part, ruling_part
 from rulekb.kb.ask.card_sections import with_section_names
 from rulekb.kb.ask.card_terms import asked_editions, pick_concepts, terminology_card
@@ -313,7 +314,8 @@ def _parts(index: Any, parsed: Any, question: str, editions: Sequence[str], by_e
             part = with_section_names(index, part, parsed.concepts)
         if part is not None:
             parts.append(part)
-    return parts
+    return parts if comparison else beside_faq(index, marked, parsed, question, parts, gates, weights,
+                                                        numbers, form, lang)
 
 
 def _assemble(parts: Sequence[Part], concepts: Sequence[str], question: str, form: str, lang: str,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 
 from rulekb.kb.ask.card_english import english_line
@@ -15,7 +16,7 @@ from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.choice import choose
 from rulekb.kb.text.verdicts import answer_verdict, yes_no_lead
 
-__all__ = ["english_answer_weights", "faq_gate", "faq_part"]
+__all__ = ["english_answer_weights", "faq_gate", "faq_part", "ruling_quote"]
 
 
 def faq_gate(index: Any, question: str, edition: str, top_ids: Sequence[str], gates: list[Any],
@@ -45,11 +46,11 @@ def faq_part(
     candidates = [(n, index.features[n].kind, marked_sentences(marked, index.features[n])) for n in cited_ranked]
     choice = choose(candidates, weights, numbers, form, groups, second_form(question, form))
     answer = entry.answer_en if lang == "en" and entry.answer_en else entry.answer
-    # the entry's own quotes are the words of the text that rule (checked against the lines at build)
+    # the entry's own quotes are the words of the text that rule (checked against the lines at build),
+    # each widened to its sentence, the one that carries what is asked first
     quotes = [q for c in entry.citations for q in c.quotes]
-    ruling = " … ".join(quotes) if quotes else (choice.text if choice is not None else "")
-    if len(ruling) > MAX_QUOTE:
-        ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
+    sentences = [s for _, _, found in candidates for s in found]
+    ruling = ruling_quote(quotes, sentences, choice.text if choice is not None else "", weights)
     lead = None
     in_english = answer is entry.answer_en
     if form == "yesno":  # an opening verdict answering the entry's question, not the opposite one asked
@@ -86,3 +87,64 @@ def english_answer_weights(question: str) -> dict[str, float]:
     given an Enhancement» for "Can an Epic Hero be given an Enhancement?")."""
     return {t.text: 1.0 for t in tokens(question)
             if len(t.text) > 2 and t.text.isalpha() and t.text not in _ENGLISH_FUNCTION}
+
+
+def _plain(text: str) -> str:
+    """``text`` folded for containment: case, «ё» and runs of spaces do not matter."""
+    return " ".join(text.casefold().replace("ё", "е").split())
+
+
+def _asked_weight(text: str, weights: dict[str, float]) -> float:
+    """How much of what is asked ``text`` carries: the weights of the question's terms it holds."""
+    return sum(weights.get(term, 0.0) for term in {t.text for t in tokens(text)})
+
+
+def ruling_quote(quotes: Sequence[str], sentences: Sequence[Any], chosen: str, weights: dict[str, float]) -> str:
+    """The text's words that rule under a FAQ answer: each of the entry's ``quotes`` widened to the
+    cited passage's sentence it lies in (a quote that stops before the sentence's verdict — «…
+    проходит все тесты …» of «… и никогда не может получить маркер» — loses what the question asks),
+    the sentence ``chosen`` by the question's terms among the cited passages added where no quote
+    holds it, and the piece that carries most of the question's ``weights`` first, so that the
+    cut at :data:`MAX_QUOTE` never drops it. The entry's order stands between equal pieces."""
+    pieces: list[str] = []
+    for quote in quotes:
+        plain = _plain(quote)
+        widened = next((s.text for s in sentences if plain in _plain(s.text) and len(s.text) <= MAX_QUOTE), quote)
+        if not any(_plain(widened) in _plain(p) for p in pieces):
+            pieces.append(widened)
+    held = any(_plain(chosen) in _plain(p) or _plain(p) in _plain(chosen) for p in pieces)
+    if chosen and (not pieces or (len(chosen) <= MAX_QUOTE and not held)):
+        pieces.append(chosen)
+    pieces = sorted(pieces, key=lambda p: -_asked_weight(p, weights))
+    ruling = " … ".join(pieces)
+    if len(ruling) > MAX_QUOTE:
+        ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
+    return ruling
+
+
+def beside_faq(index: Any, marked: dict[str, Any], parsed: Any, question: str, parts: list[Part],
+               gates: Sequence[Any], weights: dict[str, float], numbers: set[str], form: str, lang: str) -> list[Part]:
+    """The other editions' parts next to a FAQ part, their ruling read for what the entry answers:
+    each text part's edition is read in the passages that edition gives to the concepts the entry's
+    cited passages carry and the question names (the aspect the entry answers — «связанные боем»
+    for a question on shooting in combat — not the words shared with the melee weapon rules)."""
+    from rulekb.kb.ask.card_editions import OTHER_EDITIONS_MIN_WEIGHT
+    from rulekb.kb.ask.card_parts import ruling_part  # card_parts reads this module at import
+
+    faq_editions = {p.edition for p in parts if p.source == "faq"}
+    led = [g.entry for g in gates if g.leads and g.entry.edition in faq_editions]
+    if not led or all(p.source == "faq" for p in parts):
+        return parts
+    cited = [index.features[n] for n in index.faq_leaves.get(led[0].id, []) if n in index.features]
+    carried = {c for f in cited for c in (*f.defines, *f.concepts)}
+    aspect = [c for c in parsed.concepts if c in carried and index.concept_weight(c) >= OTHER_EDITIONS_MIN_WEIGHT]
+    out: list[Part] = []
+    for part in parts:
+        nodes = [] if part.source != "text" else list(dict.fromkeys(
+            n for c in aspect for n in index.concept_nodes.get(c, {}).get(part.edition, [])[:1]))
+        hits = [SimpleNamespace(node_id=n, kind=index.features[n].kind, edition=part.edition)
+                for n in nodes if n in index.features]
+        redone = ruling_part(index, marked, parsed, question, part.edition, hits, weights, numbers, form, lang,
+                             False, []) if hits and part.node_id not in nodes else None
+        out.append(redone or part)
+    return out
