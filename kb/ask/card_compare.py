@@ -21,7 +21,7 @@ from rulekb.kb.search.searcher import get_index
 from rulekb.kb.text.choice import choose
 from rulekb.kb.text.sentences import NON_RULING
 
-__all__ = ["MAX_PART", "SECOND_PASSAGES", "compared_terms", "engine_line", "marker_words", "what_changed",
+__all__ = ["MAX_PART", "SECOND_PASSAGES", "compared_terms", "engine_line", "joined", "marker_words", "what_changed",
            "with_second_ruling"]
 
 #: A comparison's part also reads this many of the edition's next passages for a second ruling.
@@ -80,6 +80,15 @@ def _cut(text: str, limit: int) -> str:
     head = text[:limit]
     end = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
     return head[: end + 1] if end > limit // 2 else head.rsplit(" ", 1)[0] + "…"
+
+
+def joined(ruling: str, added: str, limit: int = MAX_PART) -> str:
+    """``ruling`` then ``added`` within ``limit`` characters: the ruling is cut first (at a sentence end, to
+    no less than half the limit), so the sentence added for the case asked is not the one cut off."""
+    if len(ruling) + 1 + len(added) <= limit:
+        return f"{ruling} {added}"
+    ruling = _cut(ruling, max(limit - len(added) - 1, limit // 2))
+    return _cut(f"{ruling} {added}", limit)
 
 
 def with_second_ruling(index: Any, marked: dict[str, Any], part: Part, hits: Sequence[Any],
@@ -175,7 +184,7 @@ def _with_added(index: Any, part: Part, node_id: str, added: str) -> Part:
     head, _, ruling = part.text.rpartition("\n")  # an English card's lead line is not cut
     if head:
         head = extend_english_line(index.build_dir, head, added)
-    text = (f"{head}\n" if head else "") + _cut(f"{ruling} {added}", MAX_PART)
+    text = (f"{head}\n" if head else "") + joined(ruling, added)
     return dataclasses.replace(part, text=text,
                                citations=[*part.citations, citation])
 
