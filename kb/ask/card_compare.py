@@ -21,7 +21,7 @@ from rulekb.kb.search.searcher import get_index
 from rulekb.kb.text.choice import choose
 from rulekb.kb.text.sentences import NON_RULING
 
-__all__ = ["MAX_PART", "SECOND_PASSAGES", "compared_terms", "engine_line", "joined", "marker_words", "what_changed",
+__all__ = ["ENGINE_CONCEPTS", "MAX_PART", "SECOND_PASSAGES", "compared_terms", "engine_line", "joined", "marker_words", "what_changed",
            "with_second_ruling"]
 
 #: A comparison's part also reads this many of the edition's next passages for a second ruling.
@@ -260,10 +260,17 @@ def _cells(editions: Sequence[str], value: Any, lang: str) -> str:
     return "; ".join(cells)
 
 
+#: The engine computes a mechanic only when it is one of the question's first this many concepts.
+ENGINE_CONCEPTS = 2
+
+
 def engine_line(concepts: Sequence[str], editions: Sequence[str], question: str, lang: str) -> str | None:
     """Where the engine has the mechanic, the computed difference in one line — for the card's own
-    editions (none of them computed: no line)."""
-    found = set(concepts)
+    editions (none of them computed: no line). The compared mechanic is one of the question's first
+    :data:`ENGINE_CONCEPTS` concepts: a later one is the situation it is asked in (a charge read from
+    «атак» in a question on how a blast hits, the charge after falling back), which the engine's odds do
+    not answer."""
+    found = set(concepts[:ENGINE_CONCEPTS])
     en = lang == "en"
     if found & {"overwatch", "fire-overwatch", "snap-shots"}:
         row = next(r for r in ec.overwatch_table([3]))

@@ -59,3 +59,13 @@ def test_a_part_stating_no_distance_gets_its_edition_s_sentence_that_states_one(
     # a FAQ part keeps its answer
     faq = Part(leaf.edition, "Ответ.", None, None, "faq", [])
     assert with_same_aspects(index, marked, [measured, faq], hits, weights, set())[1] == faq
+
+
+def test_the_engine_computes_the_compared_mechanic_not_the_situation_it_is_asked_in() -> None:
+    from rulekb.kb.ask.card_compare import ENGINE_CONCEPTS, engine_line
+
+    assert engine_line(["unit", "charge"], ["6", "10"], "", "ru") is not None
+    situation = ["blast", "hit", "charge"]  # the charge read from «атак» after what is compared
+    assert situation.index("charge") >= ENGINE_CONCEPTS
+    assert engine_line(situation, ["6", "10"], "", "ru") is None
+    assert engine_line(["fall-back", "move", "charge"], ["7", "10"], "", "en") is None
