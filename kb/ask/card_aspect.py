@@ -10,21 +10,23 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulekb.kb.ask.card_compare import HEADING_SHARE, joined
 from rulekb.kb.ask.card_english import extend_english_line
 from rulekb.kb.ask.card_measures import measures
 from rulekb.kb.ask.card_parts import Part, marked_sentences
 from rulekb.kb.text.choice import choose
 from rulekb.kb.text.sentences import NON_RULING
 
-__all__ = ["ASPECT_DEPTH", "MAX_ADDED", "measure_kinds", "with_same_aspects"]
+__all__ = ["ASPECT_DEPTH", "MAX_ADDED", "MAX_PART", "MIN_SHARE", "cut_at_sentence", "joined", "measure_kinds",
+           "shared_measures", "with_same_aspects"]
 
 #: How many of the edition's passages (its compared ranking) are read for the missing kind of measure: the
 #: ten an edition's own ranking is read to.
 ASPECT_DEPTH = 10
 #: The least share of the compared mechanic's weight the added sentence carries (the share a comparison's
-#: section heading must carry too, :data:`rulekb.kb.ask.card_compare.HEADING_SHARE`).
-MIN_SHARE = HEADING_SHARE
+#: section heading must carry, ``card_compare.HEADING_SHARE``, too).
+MIN_SHARE = 0.1
+#: Longest comparison part (characters), cut at a sentence end.
+MAX_PART = 1500
 #: Longest sentence added for a missing kind of measure (characters): a longer one is a whole list.
 MAX_ADDED = 400
 
@@ -37,16 +39,51 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+def cut_at_sentence(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, cut at its last sentence end past half the limit (else at a word)."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    end = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
+    return head[: end + 1] if end > limit // 2 else head.rsplit(" ", 1)[0] + "…"
+
+
+def joined(ruling: str, added: str, limit: int = MAX_PART) -> str:
+    """``ruling`` then ``added`` within ``limit`` characters: the ruling is cut first (at a sentence end, to
+    no less than half the limit), so the sentence added for the case asked is not the one cut off."""
+    if len(ruling) + 1 + len(added) <= limit:
+        return f"{ruling} {added}"
+    ruling = cut_at_sentence(ruling, max(limit - len(added) - 1, limit // 2))
+    return cut_at_sentence(f"{ruling} {added}", limit)
+
+
 def measure_kinds(text: str) -> set[str]:
     """The kinds of measure a text states: ``dice`` («2D6»), ``inches`` («12 дюймов», «3"»), ``roll needed``
     («2+»), ``modifier`` («+1», «вычтите 1»)."""
-    found: set[str] = set()
-    for measure in measures(text):
-        for kind, pattern in _KINDS:
-            if pattern.search(measure):
-                found.add(kind)
-                break
+    return {kind for kind in map(_kind, measures(text)) if kind is not None}
+
+
+#: At most this many measures of one edition on the what-changed line.
+SHOWN_MEASURES = 2
+
+
+def shared_measures(parts: Sequence[Part]) -> dict[str, str | None]:
+    """Each edition's measures of the kinds every part states (``{"6": "2+", "10": "3+"}`` where both
+    rule on the roll needed and only the 10th also rolls a D6): the difference the parts show, the same
+    aspect in each; empty when the parts share no kind of measure."""
+    rulings = {p.edition: _ruling(p) for p in parts}
+    shared = set.intersection(*(measure_kinds(r) for r in rulings.values())) if rulings else set()
+    if not shared:
+        return {}
+    found: dict[str, str | None] = {}
+    for edition, ruling in rulings.items():
+        kept = [m for m in measures(ruling) if _kind(m) in shared][:SHOWN_MEASURES]
+        found[edition] = ", ".join(kept) or None
     return found
+
+
+def _kind(measure: str) -> str | None:
+    return next((kind for kind, pattern in _KINDS if pattern.search(measure)), None)
 
 
 def _ruling(part: Part) -> str:

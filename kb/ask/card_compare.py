@@ -11,6 +11,7 @@ from typing import Any
 
 from rulekb.corpus.errors import RulebaseError
 from rulekb.engine import compare as ec
+from rulekb.kb.ask.card_aspect import MAX_PART, joined, shared_measures
 from rulekb.kb.ask.card_editions import BARE_ORDINAL
 from rulekb.kb.ask.card_english import extend_english_line, number_lead, ruling_concepts
 from rulekb.kb.ask.card_parts import Part, marked_sentences
@@ -21,13 +22,12 @@ from rulekb.kb.search.searcher import get_index
 from rulekb.kb.text.choice import choose
 from rulekb.kb.text.sentences import NON_RULING
 
-__all__ = ["ENGINE_CONCEPTS", "MAX_PART", "SECOND_PASSAGES", "compared_terms", "engine_line", "joined", "marker_words", "what_changed",
+__all__ = ["ENGINE_CONCEPTS", "MAX_PART", "SECOND_PASSAGES", "compared_terms", "engine_line", "joined", "marker_words",
+           "what_changed",
            "with_second_ruling"]
 
 #: A comparison's part also reads this many of the edition's next passages for a second ruling.
 SECOND_PASSAGES = 2
-#: Longest comparison part (characters), cut at a sentence end.
-MAX_PART = 1500
 
 
 #: The words that say a question compares («чем отличается», «разница», «6-я против 10-й», "vs", "differ"): they
@@ -72,23 +72,6 @@ def compared_terms(parsed: Any, question: str, weights: dict[str, float],
         return weights, numbers
     return ({t: w for t, w in weights.items() if t not in dropped},
             {n for n in numbers if n not in dropped})
-
-
-def _cut(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    head = text[:limit]
-    end = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
-    return head[: end + 1] if end > limit // 2 else head.rsplit(" ", 1)[0] + "…"
-
-
-def joined(ruling: str, added: str, limit: int = MAX_PART) -> str:
-    """``ruling`` then ``added`` within ``limit`` characters: the ruling is cut first (at a sentence end, to
-    no less than half the limit), so the sentence added for the case asked is not the one cut off."""
-    if len(ruling) + 1 + len(added) <= limit:
-        return f"{ruling} {added}"
-    ruling = _cut(ruling, max(limit - len(added) - 1, limit // 2))
-    return _cut(f"{ruling} {added}", limit)
 
 
 def with_second_ruling(index: Any, marked: dict[str, Any], part: Part, hits: Sequence[Any],
@@ -192,7 +175,7 @@ def _with_added(index: Any, part: Part, node_id: str, added: str) -> Part:
 def what_changed(parts: Sequence[Part], lang: str, build_dir: Path | None = None) -> str:
     """One line: each edition's measures (or that they are the same), then the terms only one
     edition's ruling names (the 10th's Desperate Escape test where the 7th moves freely)."""
-    measures = {p.edition: number_lead(p.text) for p in parts}
+    measures = shared_measures(parts) or {p.edition: number_lead(p.text) for p in parts}
     only = _only_in(parts, lang, build_dir) if build_dir is not None else ""
     if any(measures.values()):
         body = "; ".join(f"{edition_label(e, lang)} — {v or '—'}" for e, v in measures.items())

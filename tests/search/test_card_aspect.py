@@ -69,3 +69,18 @@ def test_the_engine_computes_the_compared_mechanic_not_the_situation_it_is_asked
     assert situation.index("charge") >= ENGINE_CONCEPTS
     assert engine_line(situation, ["6", "10"], "", "ru") is None
     assert engine_line(["fall-back", "move", "charge"], ["7", "10"], "", "en") is None
+
+
+def test_what_changed_names_the_measures_of_the_kinds_every_part_states() -> None:
+    from rulekb.kb.ask.card_aspect import shared_measures
+    from rulekb.kb.ask.card_compare import what_changed
+
+    sixth = Part("6", "Спасбросок не может быть лучше, чем 2+.", None, None, "text", [])
+    tenth = Part("10", "Бросьте D6; спасбросок 3+ или выше не улучшается укрытием.", None, None, "text", [])
+    assert shared_measures([sixth, tenth]) == {"6": "2+", "10": "3+"}
+    line = what_changed([sixth, tenth], "ru")
+    assert "6-я редакция — 2+" in line and "10-я редакция — 3+" in line and "D6" not in line
+    # no kind shared: each part's own measures
+    plain = Part("10", "Бросьте D6.", None, None, "text", [])
+    assert shared_measures([sixth, plain]) == {}
+    assert "D6" in what_changed([sixth, plain], "ru")
