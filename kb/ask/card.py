@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rulekb.corpus.editions import default_edition, display_rank
+from rulekb.kb.ask.card_aspect import with_same_aspects
 from rulekb.kb.ask.card_compare import compared_terms, engine_line, what_changed, with_second_ruling
 from rulekb.kb.ask.card_editions import (
     CONFIRM_HITS,
@@ -289,6 +290,7 @@ def _parts(index: Any, parsed: Any, question: str, editions: Sequence[str], by_e
     if comparison:  # what each edition's sentence must carry is the mechanic, not «чем отличается … в 6-й»
         weights, numbers = compared_terms(parsed, question, weights, numbers)
     parts: list[Part] = []
+    read: dict[str, list[Any]] = {}  # each edition's passages as its part read them
     for edition in editions[:MAX_PARTS]:
         edition_hits = by_edition.get(edition) or []
         if not edition_hits and (edition in asked or comparison):
@@ -314,8 +316,11 @@ def _parts(index: Any, parsed: Any, question: str, editions: Sequence[str], by_e
             part = with_section_names(index, part, parsed.concepts)
         if part is not None:
             parts.append(part)
+            read[edition] = list(edition_hits)
+    if comparison and len(parts) > 1:  # each edition's part states the kind of measure the others state
+        parts = with_same_aspects(index, marked, parts, read, weights, numbers)
     return parts if comparison else beside_faq(index, marked, parsed, question, parts, gates, weights,
-                                                        numbers, form, lang)
+                                               numbers, form, lang)
 
 
 def _assemble(parts: Sequence[Part], concepts: Sequence[str], question: str, form: str, lang: str,

@@ -11,6 +11,7 @@ from typing import Any
 
 from rulekb.corpus.errors import RulebaseError
 from rulekb.engine import compare as ec
+from rulekb.kb.ask.card_aspect import MAX_PART, joined, shared_measures
 from rulekb.kb.ask.card_editions import BARE_ORDINAL
 from rulekb.kb.ask.card_english import extend_english_line, number_lead, ruling_concepts
 from rulekb.kb.ask.card_parts import Part, marked_sentences
@@ -21,13 +22,12 @@ from rulekb.kb.search.searcher import get_index
 from rulekb.kb.text.choice import choose
 from rulekb.kb.text.sentences import NON_RULING
 
-__all__ = ["MAX_PART", "SECOND_PASSAGES", "compared_terms", "engine_line", "marker_words", "what_changed",
+__all__ = ["ENGINE_CONCEPTS", "MAX_PART", "SECOND_PASSAGES", "compared_terms", "engine_line", "joined", "marker_words",
+           "what_changed",
            "with_second_ruling"]
 
 #: A comparison's part also reads this many of the edition's next passages for a second ruling.
 SECOND_PASSAGES = 2
-#: Longest comparison part (characters), cut at a sentence end.
-MAX_PART = 1500
 
 
 #: The words that say a question compares («чем отличается», «разница», «6-я против 10-й», "vs", "differ"): they
@@ -72,14 +72,6 @@ def compared_terms(parsed: Any, question: str, weights: dict[str, float],
         return weights, numbers
     return ({t: w for t, w in weights.items() if t not in dropped},
             {n for n in numbers if n not in dropped})
-
-
-def _cut(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    head = text[:limit]
-    end = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
-    return head[: end + 1] if end > limit // 2 else head.rsplit(" ", 1)[0] + "…"
 
 
 def with_second_ruling(index: Any, marked: dict[str, Any], part: Part, hits: Sequence[Any],
@@ -175,7 +167,7 @@ def _with_added(index: Any, part: Part, node_id: str, added: str) -> Part:
     head, _, ruling = part.text.rpartition("\n")  # an English card's lead line is not cut
     if head:
         head = extend_english_line(index.build_dir, head, added)
-    text = (f"{head}\n" if head else "") + _cut(f"{ruling} {added}", MAX_PART)
+    text = (f"{head}\n" if head else "") + joined(ruling, added)
     return dataclasses.replace(part, text=text,
                                citations=[*part.citations, citation])
 
@@ -183,7 +175,7 @@ def _with_added(index: Any, part: Part, node_id: str, added: str) -> Part:
 def what_changed(parts: Sequence[Part], lang: str, build_dir: Path | None = None) -> str:
     """One line: each edition's measures (or that they are the same), then the terms only one
     edition's ruling names (the 10th's Desperate Escape test where the 7th moves freely)."""
-    measures = {p.edition: number_lead(p.text) for p in parts}
+    measures = shared_measures(parts) or {p.edition: number_lead(p.text) for p in parts}
     only = _only_in(parts, lang, build_dir) if build_dir is not None else ""
     if any(measures.values()):
         body = "; ".join(f"{edition_label(e, lang)} — {v or '—'}" for e, v in measures.items())
@@ -251,10 +243,17 @@ def _cells(editions: Sequence[str], value: Any, lang: str) -> str:
     return "; ".join(cells)
 
 
+#: The engine computes a mechanic only when it is one of the question's first this many concepts.
+ENGINE_CONCEPTS = 2
+
+
 def engine_line(concepts: Sequence[str], editions: Sequence[str], question: str, lang: str) -> str | None:
     """Where the engine has the mechanic, the computed difference in one line — for the card's own
-    editions (none of them computed: no line)."""
-    found = set(concepts)
+    editions (none of them computed: no line). The compared mechanic is one of the question's first
+    :data:`ENGINE_CONCEPTS` concepts: a later one is the situation it is asked in (a charge read from
+    «атак» in a question on how a blast hits, the charge after falling back), which the engine's odds do
+    not answer."""
+    found = set(concepts[:ENGINE_CONCEPTS])
     en = lang == "en"
     if found & {"overwatch", "fire-overwatch", "snap-shots"}:
         row = next(r for r in ec.overwatch_table([3]))
