@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rulekb.kb.text.context import carried, context_scores, entry_of
+from rulekb.kb.text.passage_whole import whole_passage
 from rulekb.kb.text.runner_up import with_runner_up
 from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
 from rulekb.kb.text.steps import procedure_steps
@@ -246,6 +247,7 @@ def _with_second_ruling(usable: Sequence[tuple[str, str, Sequence[Sentence]]], r
     covered = {t for x in usable[rank][2] if x.text in text for t in x.lemmas}
     total = carried(covered, weights, groups) or 1.0  # what the chosen text carries
     extra: tuple[float, str] | None = None
+    room = MAX_TEXT * 3 // 2 - len(text) - 1
     for other_rank, (_other, _k, other_sentences) in enumerate(usable):
         if other_rank == rank:
             continue
@@ -254,7 +256,7 @@ def _with_second_ruling(usable: Sequence[tuple[str, str, Sequence[Sentence]]], r
                 continue
             gain = carried(s.lemmas, weights, groups, covered) * RANK_DECAY[other_rank]
             if gain >= OTHER_PASSAGE_GAIN * total and (extra is None or gain > extra[0]):
-                extra = (gain, s.text)
+                extra = (gain, whole_passage(other_sentences, s.text, room))
     if extra is not None and len(text) + len(extra[1]) <= MAX_TEXT * 3 // 2:
         return f"{text} {extra[1]}"
     return text
