@@ -77,7 +77,11 @@ def shared_measures(parts: Sequence[Part]) -> dict[str, str | None]:
         return {}
     found: dict[str, str | None] = {}
     for edition, ruling in rulings.items():
-        kept = [m for m in measures(ruling) if _kind(m) in shared][:SHOWN_MEASURES]
+        stated = measures(ruling)
+        # the kinds every part states first, then this part's own (the 10th's «+1» to a cover save the
+        # 6th states none of is the change itself)
+        kept = [m for m in stated if _kind(m) in shared][:SHOWN_MEASURES]
+        kept += [m for m in stated if _kind(m) not in shared][:1]
         found[edition] = ", ".join(kept) or None
     return found
 
@@ -125,8 +129,8 @@ def _with_kind(index: Any, marked: dict[str, Any], part: Part, hits: Sequence[An
     if not candidates:
         return part
     chosen = choose(candidates, weights, numbers, "number")
-    if chosen is None or chosen.text in part.text:
-        return part
+    if chosen is None or chosen.text in part.text or len(chosen.text) > MAX_ADDED:
+        return part  # ``choose`` may join two sentences: the whole list MAX_ADDED keeps out
     if _share(index, chosen.text, weights) < MIN_SHARE:
         return part  # a measure of another mechanic
     return _with_sentence(index, part, chosen.node_id, chosen.text)

@@ -245,6 +245,9 @@ def _cells(editions: Sequence[str], value: Any, lang: str) -> str:
 
 #: The engine computes a mechanic only when it is one of the question's first this many concepts.
 ENGINE_CONCEPTS = 2
+#: Concepts naming what is measured, not a mechanic («дальность рывка»: the range of a move): they do
+#: not count among the first :data:`ENGINE_CONCEPTS`.
+MEASURE_CONCEPTS = frozenset({"range", "measuring-distances", "dice"})
 
 
 def engine_line(concepts: Sequence[str], editions: Sequence[str], question: str, lang: str) -> str | None:
@@ -253,7 +256,7 @@ def engine_line(concepts: Sequence[str], editions: Sequence[str], question: str,
     :data:`ENGINE_CONCEPTS` concepts: a later one is the situation it is asked in (a charge read from
     «атак» in a question on how a blast hits, the charge after falling back), which the engine's odds do
     not answer."""
-    found = set(concepts[:ENGINE_CONCEPTS])
+    found = set([c for c in concepts if c not in MEASURE_CONCEPTS][:ENGINE_CONCEPTS])
     en = lang == "en"
     if found & {"overwatch", "fire-overwatch", "snap-shots"}:
         row = next(r for r in ec.overwatch_table([3]))

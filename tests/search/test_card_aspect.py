@@ -62,12 +62,13 @@ def test_a_part_stating_no_distance_gets_its_edition_s_sentence_that_states_one(
 
 
 def test_the_engine_computes_the_compared_mechanic_not_the_situation_it_is_asked_in() -> None:
-    from rulekb.kb.ask.card_compare import ENGINE_CONCEPTS, engine_line
+    from rulekb.kb.ask.card_compare import engine_line
 
     assert engine_line(["unit", "charge"], ["6", "10"], "", "ru") is not None
     situation = ["blast", "hit", "charge"]  # the charge read from «атак» after what is compared
-    assert situation.index("charge") >= ENGINE_CONCEPTS
     assert engine_line(situation, ["6", "10"], "", "ru") is None
+    # «дальность рывка»: the range is what is measured, the charge still the mechanic compared
+    assert engine_line(["range", "surge-move", "charge"], ["7", "10"], "", "ru") is not None
     assert engine_line(["fall-back", "move", "charge"], ["7", "10"], "", "en") is None
 
 
@@ -77,9 +78,12 @@ def test_what_changed_names_the_measures_of_the_kinds_every_part_states() -> Non
 
     sixth = Part("6", "Спасбросок не может быть лучше, чем 2+.", None, None, "text", [])
     tenth = Part("10", "Бросьте D6; спасбросок 3+ или выше не улучшается укрытием.", None, None, "text", [])
-    assert shared_measures([sixth, tenth]) == {"6": "2+", "10": "3+"}
+    assert shared_measures([sixth, tenth]) == {"6": "2+", "10": "3+, D6"}
     line = what_changed([sixth, tenth], "ru")
-    assert "6-я редакция — 2+" in line and "10-я редакция — 3+" in line and "D6" not in line
+    assert "6-я редакция — 2+" in line and "10-я редакция — 3+, D6" in line
+    # a kind only one part states is the change itself: it stays on the line
+    cover = Part("10", "Укрытие даёт +1 к спасброску 3+.", None, None, "text", [])
+    assert "+1" in (shared_measures([sixth, cover])["10"] or "")
     # no kind shared: each part's own measures
     plain = Part("10", "Бросьте D6.", None, None, "text", [])
     assert shared_measures([sixth, plain]) == {}
