@@ -35,6 +35,8 @@ CARD_KINDS = KINDS | {"yesno"}
 #: translator's question, an older edition left unnamed, plain.
 STYLES = {"terse", "typo", "english", "situation", "translator", "older-unnamed", "plain"}
 #: Answer-card batches (``rulekb eval --answers``), first measured held out, then development data.
+#: Batches of one writer's half (40 rows) rather than two halves of 40.
+HALF_BATCHES = frozenset({"hj.jsonl"})
 CARD_SETS = ("ha.jsonl", "hb.jsonl", "hc.jsonl", "hd.jsonl", "he.jsonl", "hf.jsonl", "hg.jsonl", "hh.jsonl", "hi.jsonl", "hj.jsonl")
 #: Keywords of the batches (copied as written) that restate the text in notation: ha-017's «+1» is
 #: the text's «добавьте 1 к броску на ранение».
@@ -224,7 +226,7 @@ def test_answer_card_batches(name: str) -> None:
     """The answer-card batches: the same fields (``style`` optional, ``yesno`` a kind), ranges that
     exist, every keyword in a gold range or the reference answer."""
     rows = load_rows(DATA / name)
-    assert len(rows) >= 60
+    assert len(rows) >= (40 if name in HALF_BATCHES else 60)
     errors: list[str] = []
     for row in rows:
         label = row.get("id", "?")
