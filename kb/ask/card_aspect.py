@@ -17,7 +17,7 @@ from rulekb.kb.text.choice import choose
 from rulekb.kb.text.sentences import NON_RULING
 
 __all__ = ["ASPECT_DEPTH", "MAX_ADDED", "MAX_PART", "MIN_SHARE", "cut_at_sentence", "joined", "measure_kinds",
-           "shared_measures", "with_same_aspects"]
+           "shared_measures", "with_added", "with_same_aspects"]
 
 #: How many of the edition's passages (its compared ranking) are read for the missing kind of measure: the
 #: ten an edition's own ranking is read to.
@@ -133,7 +133,7 @@ def _with_kind(index: Any, marked: dict[str, Any], part: Part, hits: Sequence[An
         return part  # ``choose`` may join two sentences: the whole list MAX_ADDED keeps out
     if _share(index, chosen.text, weights) < MIN_SHARE:
         return part  # a measure of another mechanic
-    return _with_sentence(index, part, chosen.node_id, chosen.text)
+    return with_added(index, part, chosen.node_id, chosen.text)
 
 
 def _share(index: Any, text: str, weights: dict[str, float]) -> float:
@@ -143,8 +143,9 @@ def _share(index: Any, text: str, weights: dict[str, float]) -> float:
     return sum(w for t, w in weights.items() if t in lemmas) / total
 
 
-def _with_sentence(index: Any, part: Part, node_id: str, added: str) -> Part:
-    """``part`` with ``added`` after its ruling, cited; the ruling is cut (at a sentence end) to leave room."""
+def with_added(index: Any, part: Part, node_id: str, added: str) -> Part:
+    """``part`` with ``added`` (a ruling of the passage ``node_id``) after its ruling, cited; the ruling is cut
+    (at a sentence end) to leave room; an English card's lead line is extended, not cut."""
     node = index.features[node_id]
     citation = {"source_id": node.source_id, "lines": list(node.lines), "quote": added}
     head, _, ruling = part.text.rpartition("\n")

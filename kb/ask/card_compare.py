@@ -3,7 +3,6 @@ mechanic (overwatch, charge, Leadership against Battle-shock, to-hit in melee) t
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,9 +10,9 @@ from typing import Any
 
 from rulekb.corpus.errors import RulebaseError
 from rulekb.engine import compare as ec
-from rulekb.kb.ask.card_aspect import MAX_PART, joined, shared_measures
+from rulekb.kb.ask.card_aspect import MAX_PART, joined, shared_measures, with_added
 from rulekb.kb.ask.card_editions import BARE_ORDINAL
-from rulekb.kb.ask.card_english import extend_english_line, number_lead, ruling_concepts
+from rulekb.kb.ask.card_english import number_lead, ruling_concepts
 from rulekb.kb.ask.card_parts import Part, marked_sentences
 from rulekb.kb.ask.card_terms import records
 from rulekb.kb.ask.labels import edition_label
@@ -88,7 +87,7 @@ def with_second_ruling(index: Any, marked: dict[str, Any], part: Part, hits: Seq
     headed = _headed_section(index, marked, part, hits, weights)
     part = _second(index, marked, part, hits, weights, numbers, form, compared)
     if headed is not None and headed[1] not in part.text:
-        return _with_added(index, part, *headed)
+        return with_added(index, part, *headed)
     return part
 
 
@@ -115,7 +114,7 @@ def _second(index: Any, marked: dict[str, Any], part: Part, hits: Sequence[Any],
     added = " ".join(s.text for s in sentences if s.text in extra.text and s.text not in part.text) or extra.text
     if added in part.text:
         return part
-    return _with_added(index, part, extra.node_id, added)
+    return with_added(index, part, extra.node_id, added)
 
 
 #: How many of the edition's first passages a comparison's part reads for the section its heading names.
@@ -158,18 +157,6 @@ def _headed_section(index: Any, marked: dict[str, Any], part: Part, hits: Sequen
         return None
     text = " ".join(x.text for x in marked_sentences(marked, leaf) if x.mark not in NON_RULING and x.text not in part.text)
     return (leaf.id, text) if text else None
-
-
-def _with_added(index: Any, part: Part, node_id: str, added: str) -> Part:
-    """``part`` with ``added`` (a ruling of the passage ``node_id``) after its text, cited."""
-    node = index.features[node_id]
-    citation = {"source_id": node.source_id, "lines": list(node.lines), "quote": added}
-    head, _, ruling = part.text.rpartition("\n")  # an English card's lead line is not cut
-    if head:
-        head = extend_english_line(index.build_dir, head, added)
-    text = (f"{head}\n" if head else "") + joined(ruling, added)
-    return dataclasses.replace(part, text=text,
-                               citations=[*part.citations, citation])
 
 
 def what_changed(parts: Sequence[Part], lang: str, build_dir: Path | None = None) -> str:
