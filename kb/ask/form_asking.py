@@ -23,7 +23,7 @@ WH_RU = re.compile(
 _NOT_ASKING = re.compile(
     r"\b(?:кое-)?(?:что|как|где|куда|когда|кто|кого|кому|чем|чей|как\w+|почему|зачем|откуда)-(?:то|нибудь|либо)\b|\bкое-\w+"
     r"|(?:\b(?:так|такой|такая|такое|такие|такого|таким|тем|же)\s*,?\s*|(?<=\S\s)\b)как\s+(?:обычно|и|будто|только|минимум|максимум|раз|бы"
-    r"|правило|если\s+бы|описано|указано|сказано|написано)\b|\b(?:так|же)\s*,?\s+как\b"
+    r"|правило|если\s+бы|описано|указано|сказано|написано)\b|\bтак(?:\s+)?же\s*,?\s+как\b"
     r"|\b[а-яё]+(?:ше|ее|же)\s*,?\s*чем\b",
     re.IGNORECASE,
 )
@@ -36,7 +36,9 @@ def asking_words(text: str) -> str:
 
 
 #: An English clause stating a condition or a time ("When my unit falls back, …", "if …").
-_EN_SUBORDINATE = re.compile(r"^(?:and\s+|but\s+)?(?:if|when|whenever|while|after|before|unless|once|since|because)\b",
+_EN_SUBORDINATE = re.compile(r"^(?:and\s+|but\s+)?(?:if|when|whenever|while|after|before|unless|once|since|because)\b"
+                             # "when can I …" asks, it states no time
+                             r"(?!\s+(?:can|could|do|does|did|is|are|must|may|should|will|would|has|have)\b)",
                              re.IGNORECASE)
 _WH_EN = re.compile(r"\b(?:what|how|which|when|where|who|why|whose|whom)\b", re.IGNORECASE)
 
@@ -52,6 +54,10 @@ def main_clauses_ask(text: str) -> bool:
     if not told.endswith("?"):
         return False
     main, condition = _main_of(told, asking=True)
+    if not main or _subordinate(main[-1]):
+        # nothing asks, or the clause holding «?» is a condition or a relative clause: the question word
+        # opening the sentence asks («Где можно ставить маркер, если там руины?», "When can I …, if …?")
+        return False
     if condition:
         return not _asks_wh(main)
     others = [x for x in re.split(r"(?<=[.!?])\s+", text.strip()) if x.strip() and x.strip() != told]
@@ -70,6 +76,11 @@ def _main_of(sentence: str, asking: bool) -> tuple[list[str], bool]:
     last = clauses[-1:] if asking else []
     kept = [c for c in clauses[:len(clauses) - len(last)] if not SUBORDINATE.match(c) and not _EN_SUBORDINATE.match(c)]
     return kept + last, len(kept) + len(last) < len(clauses)
+
+
+def _subordinate(clause: str) -> bool:
+    clause = clause.strip()
+    return bool(SUBORDINATE.match(clause) or _EN_SUBORDINATE.match(clause) or re.search(r"\bкотор", clause))
 
 
 def _asks_wh(clauses: list[str]) -> bool:

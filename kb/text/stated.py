@@ -35,11 +35,7 @@ def _same_word(token: str, predicate: str) -> float:
         return 1.0
     if token in LIGHT_VERBS and predicate in LIGHT_VERBS:
         return 0.5
-    common = 0
-    for a, b in zip(token, predicate, strict=False):
-        if a != b:
-            break
-        common += 1
+    common = _common(token, predicate)
     if common >= 5 or (common == 4 and min(len(token), len(predicate)) >= 6 and token[:4] not in _PREFIXES):
         return 0.5
     return 0.0
@@ -73,7 +69,17 @@ def _stated_as(token: str, predicate: str, groups: Groups = ()) -> float:
     # a verb, its stem five letters at least: «бросок» shares four with «бросить», it is no verb of «кинуть»
     if not others or pos(token) != "INFN":
         return 0.0
-    return 0.5 if any(token == other or _common(token, other) >= 5 for other in others) else 0.0
+    return 0.5 if any(token == other or _common(token, other) >= _stem_letters(other) for other in others) else 0.0
+
+
+def _stem_letters(verb: str) -> int:
+    """Letters a ruling's verb shares with a synonym to be a form of it: five, seven after a prefix
+    («передвигаться» is no form of «передавать»)."""
+    return 7 if verb.startswith(_VERB_PREFIXES) else 5
+
+
+#: Prefixes of four letters or more: five shared letters leave one of the stem.
+_VERB_PREFIXES = ("пере", "пред", "обез", "обес", "разо", "расс", "расп")
 
 
 def _common(a: str, b: str) -> int:

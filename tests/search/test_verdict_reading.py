@@ -48,8 +48,8 @@ RULING = "Эти элементы рельефа представляют соб
 
 def test_the_players_verb_is_stated_by_a_verb_of_its_synonym_group() -> None:
     group = synonym_map()
-    other = next(v for v in group.get("поставить", ()) if v.startswith("устан"))  # the book's verb, from the data
-    assert other
+    other = next((v for v in group.get("поставить", ()) if v.startswith("устан")), None)  # the book's verb, from the data
+    assert other is not None
     found = stated_predicate(RULING, ("поставить",), GROUPS)
     assert found is not None and found[1] == "yes"
     assert stated_predicate(RULING, ("летать",), GROUPS) is None  # a verb of no group of the ruling's words
@@ -78,3 +78,25 @@ def test_a_noun_sharing_four_letters_with_a_synonym_states_no_predicate() -> Non
     assert stated_predicate("Выберите один из этих бросков для переброса.", ("кинуть",), GROUPS) is None
     found = stated_predicate("Вы можете бросить кубик ещё раз.", ("кинуть",), GROUPS)
     assert found is not None and found[1] == "yes"
+
+
+@pytest.mark.parametrize("question", [
+    "Когда можно стрелять, если отряд вышел из боя?",
+    "Где можно ставить маркер, если там руины?",
+    "Где ставить модель, которая вышла из резерва?",
+    "When can I shoot, if my unit fell back?",
+])
+def test_a_question_word_opening_the_question_asks_whatever_clause_follows(question: str) -> None:
+    from rulekb.kb.ask.form import question_form
+
+    assert question_form(question) != "yesno"
+
+
+def test_a_question_whose_asking_sentence_has_no_words_is_read_without_error() -> None:
+    from rulekb.kb.ask.form import question_form
+
+    assert question_form("Отряд вышел из боя. ?") in ("yesno", "lookup", "procedure", "number", None)
+
+
+def test_a_prefixed_verb_is_no_form_of_another_prefixed_verb() -> None:
+    assert stated_predicate("Нельзя передавать очки командования.", ("двигаться",), GROUPS) is None
