@@ -118,7 +118,7 @@ def ruling_quote(quotes: Sequence[str], sentences: Sequence[Any], chosen: str, w
     pieces = sorted(pieces, key=lambda p: -_asked_weight(p, weights))
     ruling = " … ".join(pieces)
     if len(ruling) > MAX_QUOTE:
-        ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0] + "…"
+        ruling = ruling[:MAX_QUOTE].rsplit(" ", 1)[0].rstrip(" …") + "…"
     return ruling
 
 
@@ -140,6 +140,10 @@ def beside_faq(index: Any, marked: dict[str, Any], parsed: Any, question: str, p
     aspect = [c for c in parsed.concepts if c in carried and index.concept_weight(c) >= OTHER_EDITIONS_MIN_WEIGHT]
     out: list[Part] = []
     for part in parts:
+        own = index.features.get(part.node_id) if part.node_id else None
+        if own is not None and set(aspect) & {*own.defines, *own.concepts}:
+            out.append(part)  # its passage already rules on the aspect («Отступающая … только навскидку»)
+            continue
         nodes = [] if part.source != "text" else list(dict.fromkeys(
             n for c in aspect for n in index.concept_nodes.get(c, {}).get(part.edition, [])[:1]))
         hits = [SimpleNamespace(node_id=n, kind=index.features[n].kind, edition=part.edition)
