@@ -34,16 +34,13 @@ from rulekb.kb.evaluation.answers import (  # noqa: E402
     carries,
     fold_answer,
     load_answer_rows,
+    overlaps,
     verdict_leads,
 )
 
 DEVELOPMENT = ("ha", "hb", "hc", "hd", "he", "hf", "eval", "dev")
 #: Sets never read row by row: the validation split and the held-out batches (tests/data/EVAL.md).
 UNREAD = frozenset({"hg", "hh", "hi", "hj"})
-
-
-def _overlaps(lines: Sequence[int], source: str, gold: Sequence[tuple[str, int, int]]) -> bool:
-    return any(source == s and lines[0] <= end and lines[1] >= start for s, start, end in gold)
 
 
 class Sources:
@@ -75,11 +72,8 @@ def categories(row: AnswerRow, result: dict[str, Any], sources: Sources) -> list
     if card.get("kind") != "ruling":
         found.append(f"card:{card.get('kind')}")
     if row.gold:
-        cited = any(_overlaps(c.get("lines") or [0, 0], c.get("source_id", ""), row.gold)
-                    for c in card.get("citations") or [])
-        found.append("cites-gold" if cited else "cites-other")
-        rank = next((i for i, h in enumerate(result["hits"][:10], 1)
-                     if _overlaps(h["lines"], h["source_id"], row.gold)), None)
+        found.append("cites-gold" if overlaps(card.get("citations") or [], row.gold) else "cites-other")
+        rank = next((i for i, h in enumerate(result["hits"][:10], 1) if overlaps([h], row.gold)), None)
         found.append("gold@" + ("1" if rank == 1 else "2-3" if rank and rank <= 3 else "4-10" if rank else ">10"))
         if rank:
             hit = result["hits"][rank - 1]

@@ -17,7 +17,8 @@ from rulekb.kb.text.choice import choose
 from rulekb.kb.text.sentences import NON_RULING
 
 __all__ = ["ASPECT_DEPTH", "MAX_ADDED", "MAX_PART", "MIN_SHARE", "cut_at_sentence", "joined", "measure_kinds",
-           "shared_measures", "with_added", "with_same_aspects"]
+           "shared_measures", "weight_share", "with_added",
+           "with_same_aspects"]
 
 #: How many of the edition's passages (its compared ranking) are read for the missing kind of measure: the
 #: ten an edition's own ranking is read to.
@@ -131,13 +132,13 @@ def _with_kind(index: Any, marked: dict[str, Any], part: Part, hits: Sequence[An
     chosen = choose(candidates, weights, numbers, "number")
     if chosen is None or chosen.text in part.text or len(chosen.text) > MAX_ADDED:
         return part  # ``choose`` may join two sentences: the whole list MAX_ADDED keeps out
-    if _share(index, chosen.text, weights) < MIN_SHARE:
+    if weight_share(index, chosen.text, weights) < MIN_SHARE:
         return part  # a measure of another mechanic
     return with_added(index, part, chosen.node_id, chosen.text)
 
 
-def _share(index: Any, text: str, weights: dict[str, float]) -> float:
-    """The share of the compared mechanic's weight a sentence carries."""
+def weight_share(index: Any, text: str, weights: dict[str, float]) -> float:
+    """The share of the question's (the compared mechanic's) weight ``text`` carries."""
     total = sum(weights.values()) or 1.0
     lemmas = set(index.lemmas_of(text))
     return sum(w for t, w in weights.items() if t in lemmas) / total

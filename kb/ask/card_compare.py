@@ -10,7 +10,7 @@ from typing import Any
 
 from rulekb.corpus.errors import RulebaseError
 from rulekb.engine import compare as ec
-from rulekb.kb.ask.card_aspect import MAX_PART, joined, shared_measures, with_added
+from rulekb.kb.ask.card_aspect import MAX_PART, joined, shared_measures, weight_share, with_added
 from rulekb.kb.ask.card_editions import BARE_ORDINAL
 from rulekb.kb.ask.card_english import number_lead, ruling_concepts
 from rulekb.kb.ask.card_parts import Part, marked_sentences
@@ -126,9 +126,7 @@ HEADING_SHARE = 0.1
 def _heading_share(index: Any, leaf: Any, weights: dict[str, float]) -> float:
     """The share of the question's weight the leaf's own heading carries («Бонус за рывок» for «бонус за
     нападение»: the 10th edition's rendering of the charge is one of the question's terms)."""
-    total = sum(weights.values()) or 1.0
-    heading = set(index.lemmas_of(leaf.heading or ""))
-    return sum(w for t, w in weights.items() if t in heading) / total
+    return weight_share(index, leaf.heading or "", weights)
 
 
 def _headed_section(index: Any, marked: dict[str, Any], part: Part, hits: Sequence[Any],

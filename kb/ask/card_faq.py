@@ -107,9 +107,10 @@ def ruling_quote(quotes: Sequence[str], sentences: Sequence[Any], chosen: str, w
     holds it, and the piece that carries most of the question's ``weights`` first, so that the
     cut at :data:`MAX_QUOTE` never drops it. The entry's order stands between equal pieces."""
     pieces: list[str] = []
+    folded = [(_plain(s.text), s.text) for s in sentences if len(s.text) <= MAX_QUOTE]
     for quote in quotes:
         plain = _plain(quote)
-        widened = next((s.text for s in sentences if plain in _plain(s.text) and len(s.text) <= MAX_QUOTE), quote)
+        widened = next((text for whole, text in folded if plain in whole), quote)
         if not any(_plain(widened) in _plain(p) for p in pieces):
             pieces.append(widened)
     held = any(_plain(chosen) in _plain(p) or _plain(p) in _plain(chosen) for p in pieces)

@@ -35,6 +35,7 @@ __all__ = [
     "evaluate_answers",
     "fold_answer",
     "load_answer_rows",
+    "overlaps",
 ]
 
 _QUOTES = str.maketrans({c: '"' for c in "«»„“”‟″"} | {c: "'" for c in "‘’‚‛′`"} | {c: "-" for c in "‐‑‒–—―−"})
@@ -126,7 +127,7 @@ def card_editions(card: dict[str, Any]) -> set[str]:
     return {str(p["edition"]) for p in card.get("per_edition") or [] if p.get("edition")}
 
 
-def _overlaps(citations: Sequence[dict[str, Any]], gold: Sequence[tuple[str, int, int]]) -> bool:
+def overlaps(citations: Sequence[dict[str, Any]], gold: Sequence[tuple[str, int, int]]) -> bool:
     for citation in citations:
         lines = citation.get("lines") or [0, 0]
         for source, start, end in gold:
@@ -213,7 +214,7 @@ def evaluate_answers(
         faq_right: bool | None = None
         if source == "faq":
             report.faq_shown += 1
-            faq_right = _overlaps(card.get("citations") or [], row.gold) if row.gold else ok
+            faq_right = overlaps(card.get("citations") or [], row.gold) if row.gold else ok
             faq_right = faq_right and not wrong
             report.faq_right += faq_right
         report.rows[row.id] = {"ok": ok, "source": source, "kind": card.get("kind"), "wrong_edition": wrong,

@@ -246,7 +246,7 @@ def _with_second_ruling(usable: Sequence[tuple[str, str, Sequence[Sentence]]], r
     second ruling in the next passage."""
     covered = {t for x in usable[rank][2] if x.text in text for t in x.lemmas}
     total = carried(covered, weights, groups) or 1.0  # what the chosen text carries
-    extra: tuple[float, str] | None = None
+    extra: tuple[float, str, Sequence[Sentence]] | None = None  # the gain, the sentence, its passage
     room = MAX_TEXT * 3 // 2 - len(text) - 1
     for other_rank, (_other, _k, other_sentences) in enumerate(usable):
         if other_rank == rank:
@@ -256,10 +256,11 @@ def _with_second_ruling(usable: Sequence[tuple[str, str, Sequence[Sentence]]], r
                 continue
             gain = carried(s.lemmas, weights, groups, covered) * RANK_DECAY[other_rank]
             if gain >= OTHER_PASSAGE_GAIN * total and (extra is None or gain > extra[0]):
-                extra = (gain, whole_passage(other_sentences, s.text, room))
-    if extra is not None and len(text) + len(extra[1]) <= MAX_TEXT * 3 // 2:
-        return f"{text} {extra[1]}"
-    return text
+                extra = (gain, s.text, other_sentences)
+    if extra is None:
+        return text
+    added = whole_passage(extra[2], extra[1], room)
+    return f"{text} {added}" if len(text) + len(added) <= MAX_TEXT * 3 // 2 else text
 
 
 #: At most this many items of a list a chosen sentence announces («…следующих условий:») join it.

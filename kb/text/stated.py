@@ -58,16 +58,15 @@ def _verb_synonyms(groups: Groups) -> dict[str, tuple[str, ...]]:
 
 
 @lru_cache(maxsize=20_000)
-def _stated_as(token: str, predicate: str, groups: Groups = ()) -> float:
-    """How well a ruling's ``token`` states ``predicate``: :func:`_same_word`, else 0.5 for a verb of
-    the predicate's synonym group among ``groups`` or one sharing five letters of its stem
+def _stated_as(token: str, predicate: str, others: tuple[str, ...] = ()) -> float:
+    """How well a ruling's ``token`` states ``predicate``: :func:`_same_word`, else 0.5 for one of
+    ``others``, the verbs of the predicate's synonym group, or a verb sharing five letters of one's stem
     («устанавливать» for «поставить», through «установить»)."""
     quality = _same_word(token, predicate)
-    if quality > 0 or not groups:
+    if quality > 0 or not others:
         return quality
-    others = _verb_synonyms(groups).get(predicate, ())
     # a verb, its stem five letters at least: «бросок» shares four with «бросить», it is no verb of «кинуть»
-    if not others or pos(token) != "INFN":
+    if pos(token) != "INFN":
         return 0.0
     return 0.5 if any(token == other or _common(token, other) >= _stem_letters(other) for other in others) else 0.0
 
@@ -107,6 +106,8 @@ def stated_predicate(ruling: str, predicates: Sequence[str], groups: Groups = ()
     the clause states (1 a word for its lemma, 0.5 for its stem or another light verb)."""
     if not predicates:
         return None
+    synonyms = _verb_synonyms(groups) if groups else {}
+    others = {p: synonyms.get(p, ()) for p in predicates}
     best: tuple[float, str, str] | None = None
     for sentence in (x for x in re.split(r"(?<=[.!?;])\s+", ruling) if x.strip()):
         # «если …, то …»: the condition runs up to «то», the verdict is after it
@@ -121,7 +122,7 @@ def stated_predicate(ruling: str, predicates: Sequence[str], groups: Groups = ()
             for k, word in enumerate(words):
                 lem = lemma(word)
                 for p in predicates:
-                    quality = _stated_as(lem, p, groups)
+                    quality = _stated_as(lem, p, others[p])
                     if lem.startswith("не") and lem[2:] == p:  # «невидимой» for «видимым»
                         quality, negated_word = 1.0, True
                     if quality > found.get(p, 0.0):
