@@ -96,7 +96,8 @@ def _plain(text: str) -> str:
 
 def _asked_weight(text: str, weights: dict[str, float]) -> float:
     """How much of what is asked ``text`` carries: the weights of the question's terms it holds."""
-    return sum(weights.get(term, 0.0) for term in {t.text for t in tokens(text)})
+    # summed in a fixed order: a set's order changes with each process's hash seed, and the float sum with it
+    return sum(weights.get(term, 0.0) for term in sorted({t.text for t in tokens(text)}))
 
 
 def ruling_quote(quotes: Sequence[str], sentences: Sequence[Any], chosen: str, weights: dict[str, float]) -> str:
