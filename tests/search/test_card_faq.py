@@ -107,3 +107,29 @@ def test_a_part_beside_a_faq_part_whose_passage_rules_on_the_aspect_is_kept(buil
     seventh = parts.get("7")
     assert seventh is not None and seventh["source"] == "text"
     assert "навскидку" in seventh["text"]
+
+
+def test_every_faq_card_reads_the_same_in_processes_of_different_hash_seeds(built: Path) -> None:
+    """A card is the same in every worker: nothing in it depends on the order of a set, which the
+    hash seed of each process changes (equal pieces of a FAQ quote once swapped places)."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from rulekb.kb.ask.answer import ask\n"
+        "from rulekb.kb.search.knowledge_index import get_index\n"
+        "build = Path(sys.argv[1])\n"
+        "for entry in get_index(build).faq:\n"
+        "    print(json.dumps(ask(entry.question, build_dir=build)['card']['text'], ensure_ascii=False))\n"
+    )
+    texts = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-c", script, str(built)], env=env, capture_output=True, text=True,
+                              check=True)
+        texts.append(done.stdout.splitlines())
+    assert len(texts[0]) == len(get_index(built).faq) > 0
+    assert texts[0] == texts[1]
