@@ -37,7 +37,7 @@ STYLES = {"terse", "typo", "english", "situation", "translator", "older-unnamed"
 #: Answer-card batches (``rulekb eval --answers``), first measured held out, then development data.
 #: Batches of one writer's half (40 rows) rather than two halves of 40.
 HALF_BATCHES = frozenset({"hj.jsonl"})
-CARD_SETS = ("ha.jsonl", "hb.jsonl", "hc.jsonl", "hd.jsonl", "he.jsonl", "hf.jsonl", "hg.jsonl", "hh.jsonl", "hi.jsonl", "hj.jsonl")
+CARD_SETS = ("ha.jsonl", "hb.jsonl", "hc.jsonl", "hd.jsonl", "he.jsonl", "hf.jsonl", "hg.jsonl", "hh.jsonl", "hi.jsonl", "hj.jsonl", "hk.jsonl")
 #: Keywords of the batches (copied as written) that restate the text in notation: ha-017's «+1» is
 #: the text's «добавьте 1 к броску на ранение».
 RESTATED_KEYWORDS = {("ha-017", "+1")}

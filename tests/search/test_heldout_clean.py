@@ -11,7 +11,7 @@ from rulekb.kb.faq.entries import faq_terms as _terms
 from rulekb.kb.faq.entries import load_faq
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-HELD_OUT = (("eval.jsonl", "e-"), ("fresh.jsonl", ""), ("he.jsonl", ""), ("hf.jsonl", ""), ("hg.jsonl", ""), ("hh.jsonl", ""), ("hi.jsonl", ""), ("hj.jsonl", ""))
+HELD_OUT = (("eval.jsonl", "e-"), ("fresh.jsonl", ""), ("he.jsonl", ""), ("hf.jsonl", ""), ("hg.jsonl", ""), ("hh.jsonl", ""), ("hi.jsonl", ""), ("hj.jsonl", ""), ("hk.jsonl", ""))
 
 
 def copies(question: str, phrasings: list[frozenset[str]]) -> bool:
