@@ -33,7 +33,7 @@ SECOND_PASSAGES = 2
 #: ask for the comparison, no edition's ruling prints them.
 _COMPARING = re.compile(
     r"\b(?:чем(?=\s+(?:\w+\s+){0,3}отлич)|отлича\w*|отличи\w*|разниц\w*|сравн\w*|измени\w*|изменя\w*|поменя\w*"
-    r"|против(?=\s+\d)|vs|versus|differ\w*"
+    r"|против(?=\s+\d)|vs|versus|differ\w*|одинаков\w*|так\s+же|то\s+же\s+самое"
     r"|compar\w*|chang\w*)\b",
     re.IGNORECASE,
 )
