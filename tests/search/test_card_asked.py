@@ -68,3 +68,13 @@ def test_a_word_is_carried_by_its_synonyms_and_by_the_concept_it_names() -> None
 def test_same_or_not_is_a_comparing_word() -> None:
     assert {"одинаково"} <= marker_words("после отступления стрелять можно? в 7ке и 10ке одинаково или нет")
     assert "стрелять" not in marker_words("после отступления стрелять можно? в 7ке и 10ке одинаково или нет")
+
+
+def test_a_number_set_against_another_edition_names_an_edition_after_dice_words() -> None:
+    from rulekb.kb.ask.card_editions import versus_editions
+
+    assert versus_editions("кт результат рукопашки vs 6ка") == ["6"]
+    assert versus_editions("правило кт против 10-ки и против 6ке") == ["10", "6"]
+    assert versus_editions("выпала 6ка на кубе") == []
+    assert versus_editions("кт vs 3ка") == []  # no edition 3
+    assert {"vs", "6ка"} <= marker_words("кт результат рукопашки vs 6ка")
