@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rulekb.corpus.editions import default_edition, display_rank
+from rulekb.kb.ask.card_asked import with_asked_aspects
 from rulekb.kb.ask.card_aspect import with_same_aspects
 from rulekb.kb.ask.card_compare import compared_terms, engine_line, what_changed, with_second_ruling
 from rulekb.kb.ask.card_editions import (
@@ -319,6 +320,7 @@ def _parts(index: Any, parsed: Any, question: str, editions: Sequence[str], by_e
             read[edition] = list(edition_hits)
     if comparison and len(parts) > 1:  # each edition's part states the kind of measure the others state
         parts = with_same_aspects(index, marked, parts, read, weights, numbers)
+        parts = with_asked_aspects(index, marked, parsed, parts, read, weights)  # and rules on what is asked
     return parts if comparison else beside_faq(index, marked, parsed, question, parts, gates, weights,
                                                numbers, form, lang)
 

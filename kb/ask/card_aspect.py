@@ -17,7 +17,7 @@ from rulekb.kb.text.choice import choose
 from rulekb.kb.text.sentences import NON_RULING
 
 __all__ = ["ASPECT_DEPTH", "MAX_ADDED", "MAX_PART", "MIN_SHARE", "cut_at_sentence", "joined", "measure_kinds",
-           "shared_measures", "weight_share", "with_added",
+           "shared_measures", "shown", "weight_share", "with_added",
            "with_same_aspects"]
 
 #: How many of the edition's passages (its compared ranking) are read for the missing kind of measure: the
@@ -146,11 +146,29 @@ def weight_share(index: Any, text: str, weights: dict[str, float]) -> float:
 
 def with_added(index: Any, part: Part, node_id: str, added: str) -> Part:
     """``part`` with ``added`` (a ruling of the passage ``node_id``) after its ruling, cited; the ruling is cut
-    (at a sentence end) to leave room; an English card's lead line is extended, not cut."""
+    (at a sentence end) to leave room, and a citation whose quote the cut left out is dropped (the card cites
+    what it shows); an English card's lead line is extended, not cut."""
     node = index.features[node_id]
     citation = {"source_id": node.source_id, "lines": list(node.lines), "quote": added}
     head, _, ruling = part.text.rpartition("\n")
     if head:
         head = extend_english_line(index.build_dir, head, added)
-    text = (f"{head}\n" if head else "") + joined(ruling, added)
-    return dataclasses.replace(part, text=text, citations=[*part.citations, citation])
+    body = joined(ruling, added)
+    citations = [*part.citations, citation]
+    if not body.startswith(ruling):  # cut: what the part no longer shows is no longer cited
+        citations = [c for k, c in enumerate(citations) if k == 0 or shown(str(c.get("quote") or ""), body)]
+    text = (f"{head}\n" if head else "") + body
+    return dataclasses.replace(part, text=text, citations=citations)
+
+
+#: Where a quote splits into the sentences :func:`shown` looks for: after a sentence end, before the next
+#: sentence, list item («• …») or section name («§ …»).
+_SENTENCE_END = re.compile(r"(?<=[.!?…»:])\s+(?=[«\"•\-–§(A-ZА-ЯЁ0-9])")
+#: A piece of a quote this long or longer shows the quote on the card.
+SHOWN_PIECE = 12
+
+
+def shown(quote: str, text: str) -> bool:
+    """Whether ``text`` shows a sentence of ``quote`` (a quote cut with «…» shows its pieces)."""
+    pieces = [p.strip(" «»…") for p in _SENTENCE_END.split(quote.replace("…", ". "))]
+    return not quote.strip() or any(len(p) >= SHOWN_PIECE and p in text for p in pieces)

@@ -11,7 +11,7 @@ from typing import Any
 from rulekb.corpus.errors import RulebaseError
 from rulekb.engine import compare as ec
 from rulekb.kb.ask.card_aspect import MAX_PART, joined, shared_measures, weight_share, with_added
-from rulekb.kb.ask.card_editions import BARE_ORDINAL
+from rulekb.kb.ask.card_editions import BARE_ORDINAL, VERSUS_EDITION
 from rulekb.kb.ask.card_english import number_lead, ruling_concepts
 from rulekb.kb.ask.card_parts import Part, marked_sentences
 from rulekb.kb.ask.card_terms import records
@@ -33,7 +33,7 @@ SECOND_PASSAGES = 2
 #: ask for the comparison, no edition's ruling prints them.
 _COMPARING = re.compile(
     r"\b(?:чем(?=\s+(?:\w+\s+){0,3}отлич)|отлича\w*|отличи\w*|разниц\w*|сравн\w*|измени\w*|изменя\w*|поменя\w*"
-    r"|против(?=\s+\d)|vs|versus|differ\w*"
+    r"|против(?=\s+\d)|vs|versus|differ\w*|одинаков\w*|так\s+же|то\s+же\s+самое"
     r"|compar\w*|chang\w*)\b",
     re.IGNORECASE,
 )
@@ -44,7 +44,7 @@ def marker_words(question: str) -> set[str]:
     """The question's words (lower case) that name its editions («в 6ке», «10-й редакции», «6-я»,
     "10th") or say that it compares, and no other word of it: what is left is the compared mechanic."""
     chars = list(strip_edition_words(question))
-    for pattern in (BARE_ORDINAL, _COMPARING):  # each read on the question itself («6-я против 10-й»)
+    for pattern in (BARE_ORDINAL, VERSUS_EDITION, _COMPARING):  # each read on the question itself («6-я против 10-й»)
         for match in pattern.finditer(question):
             chars[match.start():match.end()] = " " * (match.end() - match.start())
     kept = "".join(chars)

@@ -16,7 +16,7 @@ from rulekb.kb.search.searcher import search_parsed
 
 __all__ = ["BARE_ORDINAL", "COMPARED_DEPTH", "CONFIRM_HITS", "MECHANIC_MIN_WEIGHT", "OTHER_EDITIONS_MIN_WEIGHT",
            "PER_EDITION_SHARE", "Defining", "compared_passages", "concept_filter",
-           "confirmed_editions", "defining_editions", "named_editions", "named_editions_of", "older_named", "ordinal_editions", "unmarked_editions",
+           "confirmed_editions", "defining_editions", "named_editions", "named_editions_of", "older_named", "ordinal_editions", "unmarked_editions", "versus_editions",
            "with_defining"]
 
 #: With no edition named or implied, another edition's best passage scoring at least this share of
@@ -51,6 +51,19 @@ BARE_ORDINAL = re.compile(
 #: «выпала 6-я?», «кинул 6-ю»: after dice words an ordinal is a die face or a die, not an edition.
 _DICE_BEFORE = re.compile(r"(?:выпа\w*|кин\w*|кида\w*|брос\w*|куб\w*|кост\w*|результат\w*|d6|д6)\W+(?:\w+\W+)?$",
                           re.IGNORECASE)
+
+
+#: «кт vs 6ка», «против 10-ки»: a number in the players' form (6ка, 6ке, 10-ку) right after the word setting one
+#: side against the other names an edition, whatever dice word comes before («результат рукопашки vs 6ка» is
+#: the result of a combat in Kill Team against the 6th, not a die showing 6).
+VERSUS_EDITION = re.compile(r"(?:\bvs\.?|\bversus|\bпротив)\s+(\d{1,2})\s?-?\s?(?:ка|ке|ки|ку|кой)\b", re.IGNORECASE)
+
+
+def versus_editions(question: str) -> list[str]:
+    """The editions a question sets against another by «vs 6ка», «против 10-ки» (:data:`VERSUS_EDITION`), each a
+    manifest edition, in the order named."""
+    known = set(display_order())
+    return list(dict.fromkeys(m.group(1) for m in VERSUS_EDITION.finditer(question) if m.group(1) in known))
 
 
 def ordinal_editions(question: str) -> list[str]:
@@ -95,7 +108,7 @@ def named_editions_of(parsed: Any, question: str, listed: Sequence[str] = ()) ->
     (``--edition``) the bare ordinals are not read, as the parser reads no edition word then."""
     if parsed.explicit_edition is not None:  # an edition filter: the question's own edition words are not read
         return list(dict.fromkeys([*parsed.editions, *listed]))
-    extra = [*listed, *ordinal_editions(question)]
+    extra = [*listed, *ordinal_editions(question), *versus_editions(question)]
     named = list(dict.fromkeys([*detect_editions(parsed.cleaned), *extra]))
     if len(named) >= 2:
         return named

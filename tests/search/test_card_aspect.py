@@ -88,3 +88,24 @@ def test_what_changed_names_the_measures_of_the_kinds_every_part_states() -> Non
     plain = Part("10", "Бросьте D6.", None, None, "text", [])
     assert shared_measures([sixth, plain]) == {}
     assert "D6" in what_changed([sixth, plain], "ru")
+
+
+def test_a_part_cut_to_make_room_no_longer_cites_what_it_left_out(built: Path) -> None:
+    from rulekb.kb.ask.card_aspect import shown, with_added
+
+    index = get_index(built)
+    leaf = next(f for f in index.features.values() if 40 <= len(f.text) <= 300)
+    long = "Первое правило длинное и важное. " * 30
+    summary = "Итог раздела в одной фразе, которую вырежут."
+    part = Part("10", f"{long.strip()} {summary}", None, None, "text",
+                [{"source_id": "x", "lines": [1, 2], "quote": long.strip()},
+                 {"source_id": "x", "lines": [3, 3], "quote": summary}])
+    added = "Добавленное правило. " * 30
+    out = with_added(index, part, leaf.id, added.strip())
+    assert summary not in out.text
+    assert [c["lines"] for c in out.citations] == [[1, 2], list(leaf.lines)]
+    kept = with_added(index, Part("10", "Коротко.", None, None, "text",
+                                  [{"source_id": "x", "lines": [1, 1], "quote": "Коротко."}]), leaf.id, "Ещё одно.")
+    assert len(kept.citations) == 2
+    assert shown("Первая фраза правила. … Вторая фраза правила.", "Текст. Вторая фраза правила.")
+    assert not shown("Совсем другая фраза.", "Текст карточки.")
