@@ -17,8 +17,8 @@ from rulekb.kb.ask.card_terms import english_name, records
 from rulekb.kb.search.searcher import get_index
 from rulekb.kb.text.analysis import tokens
 
-__all__ = ["GENERIC_WEIGHT", "MIN_ABBREVIATION", "counted_terms", "measures", "number_lead", "result_ranges",
-           "with_counts"]
+__all__ = ["GENERIC_WEIGHT", "MAX_DISTANCES", "MIN_ABBREVIATION", "RULE_LEAVES", "counted_terms", "distance_lead",
+           "measures", "number_lead", "result_ranges", "rule_text", "with_counts"]
 
 
 _MEASURED = re.compile(
@@ -172,3 +172,56 @@ def with_counts(numbers: list[str], counted: Sequence[str]) -> list[str]:
 
 #: At most this many counted terms on a lead line.
 MAX_COUNTED = 3
+
+
+
+def distance_lead(ruling: str, rule: str = "") -> str | None:
+    """The distances a card's ruling states, then those the rest of its rule states (``rule``: see
+    :func:`rule_text`), each once, at most :data:`MAX_DISTANCES` — for a procedure or lookup card,
+    whose question names no measure («Где его можно поставить?», «Как двигается самолёт?») yet is
+    answered by the rule's distances: a rule listing cases («• Во время второго раунда … в пределах
+    6 дюймов», «• Нельзя … ближе чем в 9 дюймах») is cut on a card before its last case. ``None``
+    when neither states a distance."""
+    found = [m for m in dict.fromkeys(measures(ruling) + measures(rule)) if m.endswith("″")]
+    return ", ".join(found[:MAX_DISTANCES]) if found else None
+
+
+#: At most this many distances lead a procedure or lookup card (one per case of a short list).
+MAX_DISTANCES = 3
+
+
+#: The rule a where/how card answers reads on into at most this many following leaves of its section.
+RULE_LEAVES = 2
+
+
+def rule_text(index: Any, node_id: str) -> str:
+    """The text of the rule a card quotes: the chosen leaf's, then that of the next :data:`RULE_LEAVES`
+    leaves of its section, examples left out (the parser cuts a rule's bullets and its summary box
+    into leaves of their own). Empty for a leaf the index does not order."""
+    features = index.features.get(node_id)
+    position = index.order.get(node_id) if features is not None else None
+    if features is None or position is None:
+        return ""
+    section = node_id.rsplit("/", 1)[0]
+    ids = _ordered(index)
+    texts = [features.text]
+    for leaf_id in ids[position + 1:position + 1 + RULE_LEAVES]:
+        if leaf_id.rsplit("/", 1)[0] != section:
+            break
+        leaf = index.features[leaf_id]
+        if leaf.kind != "example":
+            texts.append(leaf.text)
+    return " ".join(texts)
+
+
+_ORDER: list[tuple[Any, list[str]]] = []
+
+
+def _ordered(index: Any) -> list[str]:
+    """The index's leaf ids in document order (its features are stored in that order), kept per index."""
+    for features, ids in _ORDER:
+        if features is index.features:
+            return ids
+    ids = list(index.features)
+    _ORDER[:] = [*_ORDER[-3:], (index.features, ids)]
+    return ids
