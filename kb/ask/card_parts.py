@@ -161,10 +161,10 @@ def ruling_part(
     if form == "yesno" and only_one_denies(question, choice.text):
         lead = "No." if lang == "en" else "Нет."  # «двух лидеров?» — «только один лидер»
     if form == "number" and lang != "en":
-        measure = number_lead(choice.text, question)
+        measure = number_lead(choice.text, question, rule_text(index, choice.node_id))
         lead = f"{measure}." if measure else None
     elif form in ("procedure", "lookup") and lang != "en":
-        measure = distance_lead(choice.text, rule_text(index, choice.node_id))
+        measure = distance_lead(choice.text, rule_text(index, choice.node_id), question)
         lead = f"{measure}." if measure else None
     shown = choice.text
     if choice.runner and choice.runner_node is not None and choice.runner not in shown:

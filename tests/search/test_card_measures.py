@@ -38,3 +38,33 @@ def test_a_rule_reads_on_into_the_next_leaves_of_its_section_only(built: Path) -
 def test_a_how_question_naming_no_measure_is_led_by_the_rule_s_distance(built: Path) -> None:
     card = ask("Как выполняется консолидация в 10-й редакции?", build_dir=built)["card"]
     assert "3″." in card["text"].split("\n")[0]
+
+
+def test_a_dice_distance_is_a_distance() -> None:
+    from rulekb.kb.ask.card_measures import measures
+
+    assert measures('Модели бегут на D6" вперёд, затем ещё на 2D6 дюймов; бросьте 2D6.') == ["D6″", "2D6″", "2D6"]
+    assert distance_lead('Модели бегут на D6" вперёд.') == "D6″"
+
+
+def test_a_how_far_question_reads_the_rest_of_the_rule_for_its_unit() -> None:
+    from rulekb.kb.ask.card_measures import number_lead
+
+    chosen = 'Модели должны остановиться в 1" от врага.'
+    rule = 'Модели двигаются на расстояние до D6" в любом направлении, тратя 1 CP. ' + chosen
+    assert number_lead(chosen, "На сколько дюймов они двигаются?") == "1″"
+    assert number_lead(chosen, "На сколько дюймов они двигаются?", rule) == "1″, D6″"
+    assert number_lead(chosen, "Сколько CP это стоит?", rule) == "1 CP"
+
+
+def test_a_distance_the_rule_leaves_open_is_the_one_the_question_gives() -> None:
+    from rulekb.kb.ask.card_measures import given_value, number_lead
+
+    ruling = "Отряд со способностью «Прыжок x» перемещается на расстояние до x дюймов, но не ближе 9 дюймов к врагу."
+    question = "Как работает «Прыжок 4\"» и как близко к врагу можно встать?"
+    assert given_value(ruling, question).startswith("Отряд со способностью «Прыжок x» перемещается на расстояние до 4 дюймов")
+    assert number_lead(ruling, question) == "4″, 9″"
+    assert distance_lead(ruling, "", question) == "4″, 9″"
+    assert given_value(ruling, "Как работает «Прыжок»?") == ruling  # no distance given
+    assert given_value(ruling, "Прыжок 4\" или 6\"?") == ruling  # two distances: which one is x?
+    assert number_lead(ruling, "Как работает «Прыжок»?") == "9″"
