@@ -50,7 +50,8 @@ def _specific_first(build_dir: Path, concepts: Sequence[str]) -> list[str]:
     return sorted(kept, key=lambda c: -weight(c))
 
 
-def english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling: str, lead: str | None) -> str:
+def english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling: str, lead: str | None,
+                 rule: str = "") -> str:
     asked = _specific_first(build_dir, concepts) or list(concepts)
     names = [n for n in (line_name(build_dir, c) for c in asked[:3]) if n]
     # the terms the ruling itself uses, in the termbase's English names («Snap Shots», «Desperate Escape»),
@@ -59,7 +60,9 @@ def english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling:
         name = line_name(build_dir, concept)
         if name and name not in names and len(names) < MAX_ENGLISH_NAMES:
             names.append(name)
-    numbers = with_counts(measures(ruling, ranges=True)[:4], counted_terms(build_dir, ruling))
+    counted = list(dict.fromkeys([*counted_terms(build_dir, ruling), *counted_terms(build_dir, rule)]))
+    numbers = with_counts(measures(ruling, ranges=True)[:4], counted)
+    numbers += [m for m in dict.fromkeys(measures(rule)) if m.endswith("″") and m not in numbers][:RULE_DISTANCES]
     line = edition_label(edition, "en")
     if names:
         line += " — " + ", ".join(names)
@@ -83,6 +86,10 @@ def line_name(build_dir: Path, concept: str) -> str | None:
         return f"{name} ({abbreviation})"
     return name
 
+
+
+#: At most this many distances of the rest of the rule follow the ruling's numbers on an English line.
+RULE_DISTANCES = 2
 
 
 #: What closes an English lead line: the Russian ruling follows.

@@ -174,7 +174,7 @@ def ruling_part(
         shown = f"{shown} {choice.runner}"
     if lang == "en":
         concepts = [c for c in parsed.concepts if c in node.concepts or c in node.defines] or list(parsed.concepts)
-        text = english_line(index.build_dir, edition, concepts, choice.text, lead) + "\n" + shown
+        text = english_line(index.build_dir, edition, concepts, choice.text, lead, rule_text(index, choice.node_id)) + "\n" + shown
     else:
         text = (f"{lead} " if lead else "") + shown
     return Part(edition, text, node.id, lines, "text", citations)

@@ -68,3 +68,13 @@ def test_a_distance_the_rule_leaves_open_is_the_one_the_question_gives() -> None
     assert given_value(ruling, "Как работает «Прыжок»?") == ruling  # no distance given
     assert given_value(ruling, "Прыжок 4\" или 6\"?") == ruling  # two distances: which one is x?
     assert number_lead(ruling, "Как работает «Прыжок»?") == "9″"
+
+
+def test_an_english_line_gives_the_rest_of_the_rule_s_distances_and_counts(built: Path) -> None:
+    from rulekb.kb.ask.card_english import english_line
+
+    ruling = "Отряд может вместо этого переместиться к ближайшему маркеру цели."
+    rule = "Каждая модель перемещается на расстояние до 3 дюймов и получает 3 смертельных ранения. " + ruling
+    assert ": 3″" not in english_line(built, "10", [], ruling, None)
+    line = english_line(built, "10", [], ruling, None, rule)
+    assert "3 mortal wounds" in line and "3″" in line
