@@ -74,7 +74,8 @@ def test_an_english_line_gives_the_rest_of_the_rule_s_distances_and_counts(built
     from rulekb.kb.ask.card_english import english_line
 
     ruling = "Отряд может вместо этого переместиться к ближайшему маркеру цели."
-    rule = "Каждая модель перемещается на расстояние до 3 дюймов и получает 3 смертельных ранения. " + ruling
+    rule = ("Каждая модель перемещается на расстояние до 3 дюймов и при 5+ получает 3 смертельных ранения. "
+            + ruling)
     assert ": 3″" not in english_line(built, "10", [], ruling, None)
     line = english_line(built, "10", [], ruling, None, rule)
-    assert "3 mortal wounds" in line and "3″" in line
+    assert "3 mortal wounds" in line and "3″, 5+" in line
