@@ -50,7 +50,12 @@ def _specific_first(build_dir: Path, concepts: Sequence[str]) -> list[str]:
     return sorted(kept, key=lambda c: -weight(c))
 
 
-def english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling: str, lead: str | None) -> str:
+def english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling: str, lead: str | None,
+                 rule: str = "") -> str:
+    """An English card's lead line: the edition, the asked and the ruling's terms in English, the
+    ruling's numbers, then the counts and up to :data:`RULE_MEASURES` measures of the rest of its
+    ``rule`` (:func:`rulekb.kb.ask.card_measures.rule_text`: the sentence chosen often states none — the 3″ of a consolidation,
+    the 5+ of a stratagem's roll), the rule words, then ``lead``."""
     asked = _specific_first(build_dir, concepts) or list(concepts)
     names = [n for n in (line_name(build_dir, c) for c in asked[:3]) if n]
     # the terms the ruling itself uses, in the termbase's English names («Snap Shots», «Desperate Escape»),
@@ -59,7 +64,9 @@ def english_line(build_dir: Path, edition: str, concepts: Sequence[str], ruling:
         name = line_name(build_dir, concept)
         if name and name not in names and len(names) < MAX_ENGLISH_NAMES:
             names.append(name)
-    numbers = with_counts(measures(ruling, ranges=True)[:4], counted_terms(build_dir, ruling))
+    counted = list(dict.fromkeys([*counted_terms(build_dir, ruling), *counted_terms(build_dir, rule)]))
+    numbers = with_counts(measures(ruling, ranges=True)[:4], counted)
+    numbers += [m for m in dict.fromkeys(measures(rule)) if m not in numbers][:RULE_MEASURES]
     line = edition_label(edition, "en")
     if names:
         line += " — " + ", ".join(names)
@@ -83,6 +90,10 @@ def line_name(build_dir: Path, concept: str) -> str | None:
         return f"{name} ({abbreviation})"
     return name
 
+
+
+#: At most this many measures of the rest of the rule follow the ruling's numbers on an English line.
+RULE_MEASURES = 2
 
 
 #: What closes an English lead line: the Russian ruling follows.

@@ -17,12 +17,12 @@ from rulekb.kb.ask.card_terms import english_name, records
 from rulekb.kb.search.searcher import get_index
 from rulekb.kb.text.analysis import tokens
 
-__all__ = ["GENERIC_WEIGHT", "MIN_ABBREVIATION", "counted_terms", "measures", "number_lead", "result_ranges",
-           "with_counts"]
+__all__ = ["GENERIC_WEIGHT", "MAX_DISTANCES", "MIN_ABBREVIATION", "RULE_LEAVES", "counted_terms", "distance_lead",
+           "given_value", "measures", "number_lead", "result_ranges", "rule_text", "with_counts"]
 
 
 _MEASURED = re.compile(
-    r"(\d+(?:[.,]\d+)?(?:-?х)?\s*(?:\"|″|”|“|дюйм\w*)|(?<!\w)\d*\s*[DdДд]\s*\d+(?:\s*[+\-]\s*\d+)?|\b\d\+|(?<![\w+\-])[+\-−]\d\b"
+    r"(\d+(?:[.,]\d+)?(?:-?х)?\s*(?:\"|″|”|“|дюйм\w*)|(?<!\w)\d*\s*[DdДд]\s*\d+(?:\s*[+\-]\s*\d+)?(?:\"|″|”|\s*дюйм\w*)?|\b\d\+|(?<![\w+\-])[+\-−]\d\b"
     r"|(?:добав\w*|прибав\w*|увелич\w*\s+на)\s+\d+|(?:вычт\w*|отним\w*|уменьш\w*\s+на|ухудш\w*\s+на)\s+\d+"
     r"|\b\d+\s*(?:CP|КП|ОК)\b)",
     re.IGNORECASE,
@@ -30,9 +30,12 @@ _MEASURED = re.compile(
 
 
 def _inches(value: str) -> str:
-    """``3 дюйма``, ``3х дюймов``, ``3"`` → ``3″``; «добавьте 1» → ``+1``; «вычтите 1» → ``-1``."""
+    """``3 дюйма``, ``3х дюймов``, ``3"`` → ``3″``; a dice distance ``D6"``, ``2D6 дюймов`` → ``D6″``, ``2D6″``
+    (the older editions roll distances: a how-far question is answered by them); «добавьте 1» → ``+1``;
+    «вычтите 1» → ``-1``."""
     value = re.sub(r"^(?:добав\w*|прибав\w*|увелич\w*\s+на)\s+(\d+)$", r"+\1", value, flags=re.I)
     value = re.sub(r"^(?:вычт\w*|отним\w*|уменьш\w*\s+на|ухудш\w*\s+на)\s+(\d+)$", r"-\1", value, flags=re.I)
+    value = re.sub(r"^(\d*\s*[DdДд]\s*\d+(?:\s*[+\-]\s*\d+)?)\s*(?:\"|″|”|дюйм\w*)$", r"\1″", value)
     return re.sub(r"^(\d+(?:[.,]\d+)?)(?:-?х)?\s*(?:\"|″|”|“|дюйм\w*)$", r"\1″", value)
 
 
@@ -54,6 +57,23 @@ def measures(ruling: str, ranges: bool = False) -> list[str]:
         found += result_ranges(ruling)
     found += [_NUMBER_WORDS[m.group(1).lower()] for m in _NUMBER_WORD.finditer(ruling)]
     return list(dict.fromkeys(found))
+
+
+#: A distance a rule leaves to the unit's datasheet: «до x дюймов», «Разведчики x"».
+_X_DISTANCE = re.compile(r"(?<![\w-])[xXхХ](?=\s*(?:\"|″|”|дюйм))")
+
+
+def given_value(ruling: str, question: str) -> str:
+    """``ruling`` with the distance it leaves open («Разведчики x»: «перемещение на расстояние до x
+    дюймов») read as the one distance the question gives («способность «Разведчики 6"»»): the
+    datasheet's value the player asks about. ``ruling`` unchanged when the question gives no
+    distance or more than one."""
+    if not question or not _X_DISTANCE.search(ruling):
+        return ruling
+    given = [m for m in dict.fromkeys(measures(question)) if re.fullmatch(r"\d+″", m)]
+    if len(given) != 1:
+        return ruling
+    return _X_DISTANCE.sub(given[0][:-1], ruling)
 
 
 #: A range of results: «от 1 до 3», «1-2», «1–3» (not a measure: «от 1 до 3"» is a distance).
@@ -79,11 +99,14 @@ _UNITS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
 )
 
 
-def number_lead(ruling: str, question: str = "") -> str | None:
-    """For a how-far / how-many question: the measures the ruling states (``9″``, ``2D6``, ``3+``, ``+1``).
-    A question naming its unit («сколько CP», «на сколько дюймов») is led only by measures in that
-    unit, or by none when the ruling states none in it."""
-    found = measures(ruling)
+def number_lead(ruling: str, question: str = "", rule: str = "") -> str | None:
+    """For a how-far / how-many question: the measures the ruling states (``9″``, ``2D6``, ``3+``, ``+1``),
+    then those the rest of its rule states (``rule``, :func:`rule_text`: a question asking two things
+    gets one sentence, and the other's measure sits beside it — «должны остановиться в 1"» chosen,
+    «двигаются на расстояние до D6"» the sentence before). A question naming its unit («сколько CP»,
+    «на сколько дюймов») is led only by measures in that unit, or by none when neither states one."""
+    ruling, rule = given_value(ruling, question), given_value(rule, question)
+    found = list(dict.fromkeys(measures(ruling) + measures(rule)))
     for asked, written in _UNITS:
         if asked.search(question):
             found = [m for m in found if written.search(m)]
@@ -172,3 +195,57 @@ def with_counts(numbers: list[str], counted: Sequence[str]) -> list[str]:
 
 #: At most this many counted terms on a lead line.
 MAX_COUNTED = 3
+
+
+
+def distance_lead(ruling: str, rule: str = "", question: str = "") -> str | None:
+    """The distances a card's ruling states, then those the rest of its rule states (``rule``: see
+    :func:`rule_text`), each once, at most :data:`MAX_DISTANCES` — for a procedure or lookup card,
+    whose question names no measure («Где его можно поставить?», «Как двигается самолёт?») yet is
+    answered by the rule's distances: a rule listing cases («• Во время второго раунда … в пределах
+    6 дюймов», «• Нельзя … ближе чем в 9 дюймах») is cut on a card before its last case. ``None``
+    when neither states a distance."""
+    ruling, rule = given_value(ruling, question), given_value(rule, question)
+    found = [m for m in dict.fromkeys(measures(ruling) + measures(rule)) if m.endswith("″")]
+    return ", ".join(found[:MAX_DISTANCES]) if found else None
+
+
+#: At most this many distances lead a procedure or lookup card (one per case of a short list).
+MAX_DISTANCES = 3
+
+
+#: The rule a where/how card answers reads on into at most this many following leaves of its section.
+RULE_LEAVES = 2
+
+
+def rule_text(index: Any, node_id: str) -> str:
+    """The text of the rule a card quotes: the chosen leaf's, then that of the next :data:`RULE_LEAVES`
+    leaves of its section, examples left out (the parser cuts a rule's bullets and its summary box
+    into leaves of their own). Empty for a leaf the index does not order."""
+    features = index.features.get(node_id)
+    position = index.order.get(node_id) if features is not None else None
+    if features is None or position is None:
+        return ""
+    section = node_id.rsplit("/", 1)[0]
+    ids = _ordered(index)
+    texts = [features.text]
+    for leaf_id in ids[position + 1:position + 1 + RULE_LEAVES]:
+        if leaf_id.rsplit("/", 1)[0] != section:
+            break
+        leaf = index.features[leaf_id]
+        if leaf.kind != "example":
+            texts.append(leaf.text)
+    return " ".join(texts)
+
+
+_ORDER: list[tuple[Any, list[str]]] = []
+
+
+def _ordered(index: Any) -> list[str]:
+    """The index's leaf ids in document order (its features are stored in that order), kept per index."""
+    for features, ids in _ORDER:
+        if features is index.features:
+            return ids
+    ids = list(index.features)
+    _ORDER[:] = [*_ORDER[-3:], (index.features, ids)]
+    return ids

@@ -16,6 +16,7 @@ from rulekb.kb.ask.card_english import (
     number_lead,
 )
 from rulekb.kb.ask.card_faq import english_answer_weights, faq_gate, faq_part
+from rulekb.kb.ask.card_measures import distance_lead, rule_text
 from rulekb.kb.ask.card_verdict import VERDICT_HITS, with_verdict_sentence
 from rulekb.kb.ask.form import second_form
 from rulekb.kb.ask.labels import question_lang
@@ -160,7 +161,10 @@ def ruling_part(
     if form == "yesno" and only_one_denies(question, choice.text):
         lead = "No." if lang == "en" else "Нет."  # «двух лидеров?» — «только один лидер»
     if form == "number" and lang != "en":
-        measure = number_lead(choice.text, question)
+        measure = number_lead(choice.text, question, rule_text(index, choice.node_id))
+        lead = f"{measure}." if measure else None
+    elif form in ("procedure", "lookup") and lang != "en":
+        measure = distance_lead(choice.text, rule_text(index, choice.node_id), question)
         lead = f"{measure}." if measure else None
     shown = choice.text
     if choice.runner and choice.runner_node is not None and choice.runner not in shown:
@@ -170,7 +174,7 @@ def ruling_part(
         shown = f"{shown} {choice.runner}"
     if lang == "en":
         concepts = [c for c in parsed.concepts if c in node.concepts or c in node.defines] or list(parsed.concepts)
-        text = english_line(index.build_dir, edition, concepts, choice.text, lead) + "\n" + shown
+        text = english_line(index.build_dir, edition, concepts, choice.text, lead, rule_text(index, choice.node_id)) + "\n" + shown
     else:
         text = (f"{lead} " if lead else "") + shown
     return Part(edition, text, node.id, lines, "text", citations)
