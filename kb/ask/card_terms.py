@@ -319,6 +319,10 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
                             "lines": citations[-1]["lines"] if citations else None})
     if flagged:
         lines.append(("Mistranslations: " if lang == "en" else "Ошибочные переводы: ") + ", ".join(flagged))
+    related = related_renderings(build_dir, record, sources, editions)
+    if related:
+        lines.append(("Related terms in these books: " if lang == "en" else "Связанные термины в этих книгах: ")
+                     + "; ".join(related))
     if lang == "en" and record.get("definition"):
         lines.append(f"Concept: {english}" + (f" ({record['abbreviation']})" if record.get("abbreviation") else ""))
     elif record.get("definition"):
@@ -335,6 +339,40 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
         "confidence": 1.0,
         "concept": concept,
     }
+
+
+#: Related concepts listed on a card, and renderings shown for each.
+MAX_RELATED = 5
+RELATED_RENDERINGS = 2
+_ACCEPTABLE_FIRST = {"preferred": 0, "admitted": 1, "deprecated": 2, "mistranslation": 3}
+
+
+def related_renderings(build_dir: Path, record: dict[str, Any], sources: dict[str, str],
+                       editions: Sequence[str]) -> list[str]:
+    """The concepts the termbase relates to ``record`` («Blast marker»: the small and the large blast
+    marker, the template) as the asked books print them: «English — «rendering» (source)». A
+    translator asking for one term reads its neighbours' renderings beside it, and a question's
+    term printed only as a narrower neighbour («Малый маркер взрыва») is on the card."""
+    known = records(build_dir)
+    found: list[str] = []
+    for concept in list(dict.fromkeys(str(c) for c in record.get("related", [])))[:MAX_RELATED]:
+        other = known.get(concept)
+        if other is None:
+            continue
+        shown: list[str] = []
+        for r in sorted(other.get("renderings", []),
+                        key=lambda r: (_ACCEPTABLE_FIRST.get(str(r["status"]), 4), -int(r.get("count") or 0))):
+            source_id = str(r["source_id"])
+            if source_id not in sources or not r.get("count") or (editions and sources[source_id] not in editions):
+                continue
+            item = f"«{r['text']}» ({source_id})"
+            if all(not s.startswith(f"«{r['text']}»") for s in shown):
+                shown.append(item)
+            if len(shown) >= RELATED_RENDERINGS:
+                break
+        if shown:
+            found.append(f"{other.get('english') or concept} — {', '.join(shown)}")
+    return found
 
 
 #: Printed forms shown per rendering (other inflections than the termbase's form).
