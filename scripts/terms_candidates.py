@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rulekb.kb.search.concepts import default_matcher  # noqa: E402
-from rulekb.kb.text.analysis import tokens  # noqa: E402
-from rulekb.kb.text.vocabulary import LIGHT_WORDS  # noqa: E402
+from rulekb.kb.search.concepts import default_matcher
+from rulekb.kb.text.analysis import tokens
+from rulekb.kb.text.vocabulary import LIGHT_WORDS
 
 SOURCES = Path(__file__).resolve().parent.parent / "corpus" / "sources"
 ORDER = ("10e-core", "6e-rules", "6e-assault", "7e-pp58-67", "kt")

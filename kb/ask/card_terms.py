@@ -16,8 +16,8 @@ from typing import Any
 
 from rulekb.corpus.editions import display_order
 from rulekb.kb.ask.labels import edition_label
-from rulekb.kb.knowledge import open_knowledge_base
 from rulekb.kb.ask.terms_quoted import quoted_concepts, quoted_spans, sharing_words
+from rulekb.kb.knowledge import open_knowledge_base
 from rulekb.kb.search.query import detect_editions
 from rulekb.kb.text.fuzzy import edit_distance
 

@@ -23,8 +23,8 @@ __all__ = ["quoted_concepts", "quoted_spans", "sharing_words"]
 
 #: A quoted string of at most this many characters is a term; a longer one quotes a sentence.
 MAX_QUOTED = 60
-_QUOTES = re.compile(r"«([^«»]{2,%d})»|\"([^\"]{2,%d})\"|(?<![A-Za-z])'([^']{2,%d})'(?![A-Za-z])"
-                     % (MAX_QUOTED, MAX_QUOTED, MAX_QUOTED))
+_QUOTES = re.compile(rf"«([^«»]{{2,{MAX_QUOTED}}})»|\"([^\"]{{2,{MAX_QUOTED}}})\""
+                     rf"|(?<![A-Za-z])'([^']{{2,{MAX_QUOTED}}})'(?![A-Za-z])")
 #: A word of an English name this short, or one of these, names no concept on its own.
 MIN_WORD = 5
 _COMMON = frozenset({"phase", "rules", "roll", "rolls", "test", "tests", "model", "models", "units", "weapon",
