@@ -350,7 +350,7 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
                             "lines": citations[-1]["lines"] if citations else None})
     if flagged:
         lines.append(("Mistranslations: " if lang == "en" else "Ошибочные переводы: ") + ", ".join(flagged))
-    related = related_renderings(build_dir, record, sources, editions)
+    related = related_renderings(build_dir, record, {s: e for s, e in sources.items() if s in per_source}, editions)
     if related:
         lines.append(("Related terms in these books: " if lang == "en" else "Связанные термины в этих книгах: ")
                      + "; ".join(related))
@@ -381,7 +381,8 @@ _ACCEPTABLE_FIRST = {"preferred": 0, "admitted": 1, "deprecated": 2, "mistransla
 def related_renderings(build_dir: Path, record: dict[str, Any], sources: dict[str, str],
                        editions: Sequence[str]) -> list[str]:
     """The concepts the termbase relates to ``record`` («Blast marker»: the small and the large blast
-    marker, the template) as the asked books print them: «English — «rendering» (source)». A
+    marker, the template) as the books of ``sources`` (those the term's own block shows) print them,
+    within ``editions`` when given: «English — «rendering» (source)». A
     translator asking for one term reads its neighbours' renderings beside it, and a question's
     term printed only as a narrower neighbour («Малый маркер взрыва») is on the card."""
     known = records(build_dir)

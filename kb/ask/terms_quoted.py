@@ -19,7 +19,7 @@ from rulekb.kb.search.concepts import default_matcher
 from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.vocabulary import LIGHT_WORDS
 
-__all__ = ["quoted_concepts", "quoted_spans", "sharing_words"]
+__all__ = ["MAX_NAME_WORDS", "quoted_concepts", "quoted_spans", "sharing_words"]
 
 #: A quoted string of at most this many characters is a term; a longer one quotes a sentence.
 MAX_QUOTED = 60
@@ -30,7 +30,10 @@ MIN_WORD = 5
 _COMMON = frozenset({"phase", "rules", "roll", "rolls", "test", "tests", "model", "models", "units", "weapon",
                      "weapons", "attack", "attacks", "marker", "ability", "action", "stratagem", "double",
                      "range", "value", "mission", "table", "battle", "battlefield", "edition", "count",
-                     "counts", "first", "where", "which", "what", "there", "their", "called", "translated"})
+                     "counts", "first", "where", "which", "what", "there", "their", "called", "translated",
+                     "check", "checks", "translator", "translation", "russian", "english", "names", "texts"})
+#: An English run longer than this is the question's prose, not a name typed another way.
+MAX_NAME_WORDS = 3
 
 
 def quoted_spans(question: str) -> list[str]:
@@ -67,9 +70,10 @@ def _words(name: str) -> set[str]:
 
 def sharing_words(phrase: str, known: Mapping[str, Any], around: Iterable[str]) -> str | None:
     """The one concept whose English name shares a distinctive word with ``phrase`` (an English name
-    the termbase does not know); when several do, the one related to a concept in ``around``."""
+    the termbase does not know, of at most :data:`MAX_NAME_WORDS` words); when several do, the one
+    related to a concept in ``around``."""
     wanted = _words(phrase)
-    if not wanted:
+    if not wanted or len(phrase.split()) > MAX_NAME_WORDS:
         return None
     sharing = sorted(c for c, record in known.items() if wanted & _words(str(record.get("english", ""))))
     if len(sharing) == 1:

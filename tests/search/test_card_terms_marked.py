@@ -38,6 +38,9 @@ def test_an_english_name_typed_another_way_is_read_by_a_word_it_shares(built: Pa
     assert sharing_words("insane valour", known, []) is None  # two share «insane», nothing tells them apart
     assert sharing_words("roll phase", known, []) is None  # words too common to name a concept
     assert sharing_words("regroupment rules", known, []) is None
+    known["e"] = {"english": "Morale check", "related": []}
+    assert sharing_words("translator check", known, []) is None  # a word of the question's prose
+    assert sharing_words("what names do the books give to insane valour", known, ["b"]) is None  # prose
 
 
 def test_related_concepts_show_their_renderings_in_the_asked_books(built: Path) -> None:
@@ -48,6 +51,10 @@ def test_related_concepts_show_their_renderings_in_the_asked_books(built: Path) 
     sixth = related_renderings(built, record, _sources(built), ["6"])
     assert any(line.startswith("Small blast marker — «Малый маркер взрыва»") for line in sixth)
     assert related_renderings(built, record, _sources(built), ["10"]) == []  # none printed in the 10th
+    # a term printed in one book only gets its neighbours' renderings in that book
+    card = ask("How is 'Heroic Intervention' translated?", build_dir=built)["card"]
+    related = next(line for line in card["text"].splitlines() if line.startswith("Related terms"))
+    assert "10e-core" in related and "6e-assault" not in related and "(kt)" not in related
     card = ask("Как в 6-й редакции переведён blast marker?", build_dir=built)["card"]
     assert "Связанные термины в этих книгах:" in card["text"] and "Малый маркер взрыва" in card["text"]
 
