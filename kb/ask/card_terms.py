@@ -17,12 +17,13 @@ from typing import Any
 from rulekb.corpus.editions import display_order
 from rulekb.kb.ask.labels import edition_label
 from rulekb.kb.ask.terms_quoted import quoted_concepts, quoted_spans, sharing_words
+from rulekb.kb.ask.terms_related import related_renderings
 from rulekb.kb.knowledge import open_knowledge_base
 from rulekb.kb.search.query import detect_editions
 from rulekb.kb.text.fuzzy import edit_distance
 
 __all__ = ["asked_editions", "book_words_removed", "english_name", "pick_concept", "pick_concepts", "records",
-           "terminology_card"]
+           "related_renderings", "terminology_card"]
 
 STATUS = {
     "ru": {"preferred": "основной", "admitted": "допустимый", "deprecated": "нежелательный",
@@ -350,7 +351,8 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
                             "lines": citations[-1]["lines"] if citations else None})
     if flagged:
         lines.append(("Mistranslations: " if lang == "en" else "Ошибочные переводы: ") + ", ".join(flagged))
-    related = related_renderings(build_dir, record, {s: e for s, e in sources.items() if s in per_source}, editions)
+    related = related_renderings(records(build_dir), record, {s: e for s, e in sources.items() if s in per_source},
+                                 editions)
     if related:
         lines.append(("Related terms in these books: " if lang == "en" else "Связанные термины в этих книгах: ")
                      + "; ".join(related))
@@ -370,41 +372,6 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
         "confidence": 1.0,
         "concept": concept,
     }
-
-
-#: Related concepts listed on a card, and renderings shown for each.
-MAX_RELATED = 5
-RELATED_RENDERINGS = 2
-_ACCEPTABLE_FIRST = {"preferred": 0, "admitted": 1, "deprecated": 2, "mistranslation": 3}
-
-
-def related_renderings(build_dir: Path, record: dict[str, Any], sources: dict[str, str],
-                       editions: Sequence[str]) -> list[str]:
-    """The concepts the termbase relates to ``record`` («Blast marker»: the small and the large blast
-    marker, the template) as the books of ``sources`` (those the term's own block shows) print them,
-    within ``editions`` when given: «English — «rendering» (source)». A
-    translator asking for one term reads its neighbours' renderings beside it, and a question's
-    term printed only as a narrower neighbour («Малый маркер взрыва») is on the card."""
-    known = records(build_dir)
-    found: list[str] = []
-    for concept in list(dict.fromkeys(str(c) for c in record.get("related", [])))[:MAX_RELATED]:
-        other = known.get(concept)
-        if other is None:
-            continue
-        shown: list[str] = []
-        for r in sorted(other.get("renderings", []),
-                        key=lambda r: (_ACCEPTABLE_FIRST.get(str(r["status"]), 4), -int(r.get("count") or 0))):
-            source_id = str(r["source_id"])
-            if source_id not in sources or not r.get("count") or (editions and sources[source_id] not in editions):
-                continue
-            item = f"«{r['text']}» ({source_id})"
-            if all(not s.startswith(f"«{r['text']}»") for s in shown):
-                shown.append(item)
-            if len(shown) >= RELATED_RENDERINGS:
-                break
-        if shown:
-            found.append(f"{other.get('english') or concept} — {', '.join(shown)}")
-    return found
 
 
 #: Printed forms shown per rendering (other inflections than the termbase's form).

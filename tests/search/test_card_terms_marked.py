@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from rulekb.kb.ask.answer import ask
-from rulekb.kb.ask.card_terms import pick_concepts, records, related_renderings
+from rulekb.kb.ask.card_terms import pick_concepts, records
 from rulekb.kb.ask.form import question_form
 from rulekb.kb.ask.terms_quoted import quoted_concepts, quoted_spans, sharing_words
+from rulekb.kb.ask.terms_related import related_renderings
 
 
 def test_quoted_spans_drop_a_list_number_and_keep_the_order() -> None:
@@ -48,9 +49,9 @@ def test_related_concepts_show_their_renderings_in_the_asked_books(built: Path) 
 
     known = records(built)
     record = known["blast-marker"]
-    sixth = related_renderings(built, record, _sources(built), ["6"])
+    sixth = related_renderings(known, record, _sources(built), ["6"])
     assert any(line.startswith("Small blast marker — «Малый маркер взрыва»") for line in sixth)
-    assert related_renderings(built, record, _sources(built), ["10"]) == []  # none printed in the 10th
+    assert related_renderings(known, record, _sources(built), ["10"]) == []  # none printed in the 10th
     # a term printed in one book only gets its neighbours' renderings in that book
     card = ask("How is 'Heroic Intervention' translated?", build_dir=built)["card"]
     related = next(line for line in card["text"].splitlines() if line.startswith("Related terms"))
