@@ -16,12 +16,14 @@ from typing import Any
 
 from rulekb.corpus.editions import display_order
 from rulekb.kb.ask.labels import edition_label
+from rulekb.kb.ask.terms_quoted import quoted_concepts, quoted_spans, sharing_words
+from rulekb.kb.ask.terms_related import related_renderings
 from rulekb.kb.knowledge import open_knowledge_base
 from rulekb.kb.search.query import detect_editions
 from rulekb.kb.text.fuzzy import edit_distance
 
 __all__ = ["asked_editions", "book_words_removed", "english_name", "pick_concept", "pick_concepts", "records",
-           "terminology_card"]
+           "related_renderings", "terminology_card"]
 
 STATUS = {
     "ru": {"preferred": "основной", "admitted": "допустимый", "deprecated": "нежелательный",
@@ -221,9 +223,12 @@ def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str],
             taken.append((match.start(), match.end()))
             found.append((number, match.start(), concept_id))
     picked = list(dict.fromkeys(c for _, _, c in sorted(found)))
+    misspelt = _misspelt_name(names, tuple(phrases), books) if names and not picked else None
+    marked = _marked_terms(build_dir, question, phrases, names, books, concepts, unknown=misspelt is None)
+    if marked:  # a quoted rendering, an English name typed another way: the term asked leads
+        return list(dict.fromkeys([*marked, *picked]))[:MAX_TERMS]
     if len(picked) >= 2:
         return picked[:MAX_TERMS]
-    misspelt = _misspelt_name(names, tuple(phrases), books) if names and not picked else None
     if misspelt is not None:  # every concept under the name it stands for («Overwach»: both overwatches)
         return list(dict.fromkeys(c for name, _, c in names if name == misspelt))[:MAX_TERMS]
     one = pick_concept(build_dir, question, concepts)
@@ -234,6 +239,12 @@ def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str],
         # 10th edition's stratagem): each concept under that name gets its block
         return _sharing_name(build_dir, question, one)[:MAX_TERMS]
     known = records(build_dir)
+    typed = tuple((phrases_of or {}).get(one, ()))
+    same = [c for c in concepts if c in known and typed and tuple((phrases_of or {}).get(c, ())) == typed]
+    if len(same) >= 2 and one in same:
+        # one word several concepts share («овервотч»: the older books' action and the 10th edition's
+        # stratagem): each gets its block, as under one English name
+        return list(dict.fromkeys([one, *same]))[:MAX_TERMS]
     asked, words = [], set()
     for c in concepts:
         said = tuple((phrases_of or {}).get(c, ())) or (c,)
@@ -244,6 +255,27 @@ def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str],
         # «фаза чарджа и сам чардж»: the terms named in Russian, joined by «и»
         return list(dict.fromkeys([one, *asked]))[:MAX_TERMS]
     return [one]
+
+
+def _marked_terms(build_dir: Path, question: str, phrases: Sequence[str],
+                  names: Sequence[tuple[str, re.Pattern[str], str]], books: frozenset[str],
+                  around: Sequence[str], *, unknown: bool) -> list[str]:
+    """The concepts the question marks as its term (:mod:`rulekb.kb.ask.terms_quoted`): a quoted
+    Russian string naming one, and an English run or quote that matches no name but shares a
+    distinctive word with one concept's English name (``around``: the concepts named beside it;
+    ``unknown`` false when a run is a misspelt name, read as such)."""
+    known = records(build_dir)
+    marked = quoted_concepts(question, known)
+    latin = [q.lower() for q in quoted_spans(question) if re.fullmatch(r"[A-Za-z][A-Za-z' -]*", q)]
+    for phrase in [*latin, *phrases] if unknown else []:
+        spaced = re.sub(r"[\s-]+", " ", phrase).strip()
+        if any(name not in books and (name == spaced or (len(name) > 3 and pattern.search(spaced)))
+               for name, pattern, _ in names):
+            continue  # a name the termbase knows
+        concept = sharing_words(spaced, known, around)
+        if concept is not None and concept not in marked:
+            marked.append(concept)
+    return marked
 
 
 #: Concepts too general to be the term a translator asks about when they only sit around it.
@@ -319,6 +351,11 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
                             "lines": citations[-1]["lines"] if citations else None})
     if flagged:
         lines.append(("Mistranslations: " if lang == "en" else "Ошибочные переводы: ") + ", ".join(flagged))
+    related = related_renderings(records(build_dir), record, {s: e for s, e in sources.items() if s in per_source},
+                                 editions)
+    if related:
+        lines.append(("Related terms in these books: " if lang == "en" else "Связанные термины в этих книгах: ")
+                     + "; ".join(related))
     if lang == "en" and record.get("definition"):
         lines.append(f"Concept: {english}" + (f" ({record['abbreviation']})" if record.get("abbreviation") else ""))
     elif record.get("definition"):

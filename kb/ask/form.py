@@ -42,7 +42,9 @@ _TERMINOLOGY = re.compile(
     r"(как\s+(?:в\s+\S+\s+)?(?:тексте\s+|книге\s+|переводе\s+)?(?:переведен|переведён|переводится|перевели|передан|передаётся|передается|звучит)"
     r"|как\s+(?:это\s+)?называ\w*\s+(?:в|по)\s|перевод\w*\s+(?:термин|слов)|какой\s+перевод|как\s+перевест"
     r"|термин\w*\s+[a-z]|\brender\w*|\btranslat(?:ed|ion|e)\b|what\s+(?:is|are)\s+.+\s+called|\bterm\s+for\b"
-    r"|what\s+russian|в\s+русском\s+тексте)",
+    r"|what\s+russian|в\s+русском\s+тексте"
+    # «что это за термин», «как это в оригинале»: the question asks what a term is or was
+    r"|что\s+(?:это\s+)?за\s+термин|\bв\s+оригинале\b|\bin\s+the\s+original\b)",
     re.IGNORECASE,
 )
 _COMPARISON = re.compile(
@@ -93,7 +95,11 @@ _NAMING = re.compile(
     r"|переда[её]тся|передают)",
     re.IGNORECASE,
 )
-_IN_TRANSLATION = re.compile(r"(в\s+(?:этом\s+|русском\s+)?(?:переводе|тексте|книг\w*)|[A-Za-z]{3,})")
+_IN_TRANSLATION = re.compile(r"(в\s+(?:сам\w+\s+)?(?:этом\s+|русском\s+)?(?:переводе|тексте|книг\w*)|[A-Za-z]{3,})")
+#: «фолбэк и десперат эскейп перевод»: a terse query of terms and the noun «перевод», no question
+#: word — not «перевод отряда в резерв», where the noun is moving a unit.
+_BARE_TRANSLATION = re.compile(r"\bперевод(?:ы)?\b(?!\s+(?:в|во|на|из|с|со|от|к|под)\b)(?!\s+\w+\s+в\b)",
+                               re.IGNORECASE)
 #: «как (в 6ке) обозвали инвуль», «как это назвали»: «как» before a naming verb of the impersonal past
 #: plural — the translators named it — asks how the text renders a term, whatever else the question names.
 _THEY_NAMED = re.compile(r"\bкак\s+(?:\S+\s+){0,6}?(?:на|обо|пере)?(?:зва|обзыва|имен\w*|окрести|переве)ли\b",
@@ -208,6 +214,8 @@ def question_form(question: str, compare: bool = False, editions: int = 0, condi
 def _marked_form(text: str, compare: bool, editions: int, conditions: bool = True) -> str | None:
     """The form the question's words mark; ``None`` when no word does."""
     if _TERMINOLOGY.search(text) or _THEY_NAMED.search(text) or (_NAMING.search(text) and _IN_TRANSLATION.search(text)):
+        return "terminology"
+    if _BARE_TRANSLATION.search(text) and not WH_RU.search(text.lower()) and "?" not in text:
         return "terminology"
     if editions >= 2 or (compare and compares_editions(text, editions)):
         return "comparison"

@@ -1,0 +1,88 @@
+"""The terms a terminology question marks itself: a quoted string («1. Ударная калитка», 'Insane
+Heroism') is the term asked, and an English name the termbase does not know is read by the words it
+shares with one concept's English name.
+
+A question quoting a rendering asks for its concept («пункт «Ударная калитка» — что это за
+термин?»: Hit roll, with every rendering), whatever other concepts its words name around the quote.
+An English name typed another way than the termbase's ("Insane Heroism" for Insane Courage) is the
+concept whose English name shares one of its distinctive words, when exactly one does — or exactly
+one of those is related to a concept the question names in Russian («при перегруппировке»).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rulekb.kb.search.concepts import default_matcher
+from rulekb.kb.text.analysis import tokens
+from rulekb.kb.text.vocabulary import LIGHT_WORDS
+
+__all__ = ["MAX_NAME_WORDS", "quoted_concepts", "quoted_spans", "sharing_words"]
+
+#: A quoted string of at most this many characters is a term; a longer one quotes a sentence.
+MAX_QUOTED = 60
+_QUOTES = re.compile(rf"«([^«»]{{2,{MAX_QUOTED}}})»|\"([^\"]{{2,{MAX_QUOTED}}})\""
+                     rf"|(?<![A-Za-z])'([^']{{2,{MAX_QUOTED}}})'(?![A-Za-z])")
+#: A word of an English name this short, or one of these, names no concept on its own.
+MIN_WORD = 5
+_COMMON = frozenset({"phase", "rules", "roll", "rolls", "test", "tests", "model", "models", "units", "weapon",
+                     "weapons", "attack", "attacks", "marker", "ability", "action", "stratagem", "double",
+                     "range", "value", "mission", "table", "battle", "battlefield", "edition", "count",
+                     "counts", "first", "where", "which", "what", "there", "their", "called", "translated",
+                     "check", "checks", "translator", "translation", "russian", "english", "names", "texts"})
+#: An English run longer than this is the question's prose, not a name typed another way.
+MAX_NAME_WORDS = 3
+
+
+def quoted_spans(question: str) -> list[str]:
+    """The question's quoted strings, in its order, a list number in front dropped («1. Ударная калитка»)."""
+    spans = []
+    for match in _QUOTES.finditer(question):
+        text = next(g for g in match.groups() if g is not None)
+        text = re.sub(r"^\s*\d{1,2}[.)]\s*", "", text).strip(" .,;:")
+        if text:
+            spans.append(text)
+    return spans
+
+
+def quoted_concepts(question: str, known: Mapping[str, Any]) -> list[str]:
+    """The concepts of ``known`` a quoted Russian string of the question names as a whole: a
+    rendering, alias or English name covering every content word of the quote."""
+    found: list[str] = []
+    for span in quoted_spans(question):
+        terms = list(tokens(span))
+        content = {t.position for t in terms if t.text not in LIGHT_WORDS and t.text.isalpha() and len(t.text) > 2}
+        if not content:
+            continue
+        matches = default_matcher().match_terms(terms, query=True, raw=span)
+        for match in matches:
+            covered = {terms[i].position for i in range(match.start, match.end)}
+            if content <= covered and match.concept in known and match.concept not in found:
+                found.append(match.concept)
+    return found
+
+
+def _words(name: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]+", name.lower()) if len(w) >= MIN_WORD and w not in _COMMON}
+
+
+def sharing_words(phrase: str, known: Mapping[str, Any], around: Iterable[str]) -> str | None:
+    """The one concept whose English name shares a distinctive word with ``phrase`` (an English name
+    the termbase does not know, of at most :data:`MAX_NAME_WORDS` words); when several do, the one
+    related to a concept in ``around``."""
+    wanted = _words(phrase)
+    if not wanted or len(phrase.split()) > MAX_NAME_WORDS:
+        return None
+    sharing = sorted(c for c, record in known.items() if wanted & _words(str(record.get("english", ""))))
+    if len(sharing) == 1:
+        return sharing[0]
+    context = [c for c in around if c in known]
+    related = [c for c in sharing if _related(c, context, known)]
+    return related[0] if len(related) == 1 else None
+
+
+def _related(concept: str, context: Sequence[str], known: Mapping[str, Any]) -> bool:
+    own = set(known[concept].get("related", []))
+    return any(c in own or concept in set(known[c].get("related", [])) for c in context if c != concept)

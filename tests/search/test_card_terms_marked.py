@@ -1,0 +1,75 @@
+"""Terminology cards: the term a question marks (a quote, an English name typed another way), the
+related concepts beside each term, and the questions whose words ask terminology."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rulekb.kb.ask.answer import ask
+from rulekb.kb.ask.card_terms import pick_concepts, records
+from rulekb.kb.ask.form import question_form
+from rulekb.kb.ask.terms_quoted import quoted_concepts, quoted_spans, sharing_words
+from rulekb.kb.ask.terms_related import related_renderings
+
+
+def test_quoted_spans_drop_a_list_number_and_keep_the_order() -> None:
+    assert quoted_spans("Пункт «2. Бросок на ранение» и 'Pile In'") == ["Бросок на ранение", "Pile In"]
+    assert quoted_spans("без кавычек") == []
+
+
+def test_a_quoted_rendering_finds_its_concept(built: Path) -> None:
+    known = records(built)
+    assert quoted_concepts("Что за строка «Зона поражения» в книге?", known) == ["engagement-range"]
+    # a quote of an ordinary sentence names no concept as a whole
+    assert quoted_concepts("Там написано «вы можете выбрать один отряд».", known) == []
+    picked = pick_concepts(built, "В тексте есть «Зона поражения» рядом с отрядом — что это за термин?",
+                           ["unit", "engagement-range"])
+    assert picked[0] == "engagement-range"
+
+
+def test_an_english_name_typed_another_way_is_read_by_a_word_it_shares(built: Path) -> None:
+    known: dict[str, Any] = {
+        "a": {"english": "Insane Courage", "related": ["b"]},
+        "b": {"english": "Regroup", "related": []},
+        "c": {"english": "Insane Bravery", "related": []},
+        "d": {"english": "Hit roll", "related": []},
+    }
+    assert sharing_words("insane valour", known, ["b"]) == "a"  # the one related to the regroup asked
+    assert sharing_words("insane valour", known, []) is None  # two share «insane», nothing tells them apart
+    assert sharing_words("roll phase", known, []) is None  # words too common to name a concept
+    assert sharing_words("regroupment rules", known, []) is None
+    known["e"] = {"english": "Morale check", "related": []}
+    assert sharing_words("translator check", known, []) is None  # a word of the question's prose
+    assert sharing_words("what names do the books give to insane valour", known, ["b"]) is None  # prose
+
+
+def test_related_concepts_show_their_renderings_in_the_asked_books(built: Path) -> None:
+    from rulekb.kb.ask.card_terms import _sources
+
+    known = records(built)
+    record = known["blast-marker"]
+    sixth = related_renderings(known, record, _sources(built), ["6"])
+    assert any(line.startswith("Small blast marker — «Малый маркер взрыва»") for line in sixth)
+    assert related_renderings(known, record, _sources(built), ["10"]) == []  # none printed in the 10th
+    # a term printed in one book only gets its neighbours' renderings in that book
+    card = ask("How is 'Heroic Intervention' translated?", build_dir=built)["card"]
+    related = next(line for line in card["text"].splitlines() if line.startswith("Related terms"))
+    assert "10e-core" in related and "6e-assault" not in related and "(kt)" not in related
+    card = ask("Как в 6-й редакции переведён blast marker?", build_dir=built)["card"]
+    assert "Связанные термины в этих книгах:" in card["text"] and "Малый маркер взрыва" in card["text"]
+
+
+def test_words_that_ask_what_a_term_is_read_as_terminology() -> None:
+    assert question_form("Что это за термин «Запасной ход» и как он звучит в оригинале?") == "terminology"
+    assert question_form("Как это называется в самом тексте правил, если по-английски Pile In?") == "terminology"
+    assert question_form("консолидация и сближение перевод 6ка") == "terminology"
+    # moving a unit («перевод в резерв») asks no translation
+    assert question_form("перевод отряда в стратегический резерв") != "terminology"
+    assert question_form("Как работает перевод подразделений в резерв?") != "terminology"
+
+
+def test_a_word_several_concepts_share_gets_each_concept(built: Path) -> None:
+    card = ask("овервотч перевод 10ка и 6ка", build_dir=built)["card"]
+    assert card["kind"] == "terminology"
+    assert {p["edition"] for p in card["per_edition"]} >= {"10", "6"}
