@@ -26,6 +26,7 @@ from rulekb.kb.search.query import (
     load_vocabulary,
     parse_query,
 )
+from rulekb.kb.search.query_setup import SetupConcepts, project_setup_concepts
 from rulekb.kb.search.readings import use_built_readings
 from rulekb.kb.search.weights import BM25_B, BM25_K1, CONCEPT_FULL_WEIGHT_AT, FIELD_B, FIELDS
 from rulekb.kb.store import default_build_dir, require_build
@@ -97,6 +98,9 @@ class KnowledgeIndex:
         built = open_knowledge_base(self.build_dir)
         self.matcher: ConceptMatcher = built.concept_matcher or default_matcher()
         self.synonyms: Vocabulary = built.synonyms or load_vocabulary()
+        # the concepts a situation's set-up keeps at full weight, from the same build's termbase
+        termbase = built.termbase
+        self.setup_concepts = SetupConcepts.of(termbase) if termbase is not None else project_setup_concepts()
         self.by_source: dict[str, list[NodeFeatures]] = {}
         for features in self.features.values():
             self.by_source.setdefault(features.source_id, []).append(features)
@@ -168,6 +172,7 @@ class KnowledgeIndex:
             vocabulary=self.vocabulary,
             variants=self.variants,
             synonyms=self.synonyms,
+            setup_concepts=self.setup_concepts,
         )
 
 
