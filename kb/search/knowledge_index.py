@@ -26,7 +26,7 @@ from rulekb.kb.search.query import (
     load_vocabulary,
     parse_query,
 )
-from rulekb.kb.search.query_setup import SetupConcepts, project_setup_concepts
+from rulekb.kb.search.query_setup import SetupConcepts, project_setup_concepts, setup_factors
 from rulekb.kb.search.readings import use_built_readings
 from rulekb.kb.search.weights import BM25_B, BM25_K1, CONCEPT_FULL_WEIGHT_AT, FIELD_B, FIELDS
 from rulekb.kb.store import default_build_dir, require_build
@@ -164,7 +164,7 @@ class KnowledgeIndex:
         return value
 
     def parse(self, question: str, edition: str | None = None) -> ParsedQuery:
-        return parse_query(
+        parsed = parse_query(
             question,
             edition=edition,
             matcher=self.matcher,
@@ -172,8 +172,10 @@ class KnowledgeIndex:
             vocabulary=self.vocabulary,
             variants=self.variants,
             synonyms=self.synonyms,
-            setup_concepts=self.setup_concepts,
         )
+        # the words told only in a situation's set-up, and what they weigh in the reranker
+        parsed.setup_terms, parsed.setup_concepts = setup_factors(parsed, self.setup_concepts)
+        return parsed
 
 
 @lru_cache(maxsize=8192)

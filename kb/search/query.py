@@ -38,7 +38,6 @@ from rulekb.corpus.reader import find_source
 from rulekb.kb.search.concepts import default_matcher, load_concepts
 from rulekb.kb.search.parsed import ParsedQuery, QueryTerm, QueryWord
 from rulekb.kb.search.query_nouns import is_verb, verbal_nouns
-from rulekb.kb.search.query_setup import SetupConcepts, project_setup_concepts, setup_factors
 from rulekb.kb.search.query_terms import is_number as _is_number
 from rulekb.kb.search.query_terms import rendered_in
 from rulekb.kb.search.query_terms import search_terms as _search_terms
@@ -161,16 +160,14 @@ def parse_query(
     vocabulary: frozenset[str] | set[str] | None = None,
     variants: dict[str, list[str]] | None = None,
     synonyms: Vocabulary | None = None,
-    setup_concepts: SetupConcepts | None = None,
 ) -> ParsedQuery:
     """Understand ``question``: terms with weights, concepts, editions, corrections.
 
     ``vocabulary`` is the set of lemmas the index knows (words outside it may be corrected);
     ``speller`` corrects them; ``variants`` maps a lemma to the lemmas the texts gave the same
     word forms (see :func:`reading_links`); ``synonyms`` is the search vocabulary (the build's;
-    default: ``kb/data/synonyms.toml``); ``setup_concepts`` are the termbase's concepts the reading of
-    a situation's set-up keeps at full weight (the build's; default: the project termbase's). Raises
-    :class:`QueryError` for an unknown ``edition`` or a question longer than :data:`MAX_QUERY_CHARS`.
+    default: ``kb/data/synonyms.toml``). Raises :class:`QueryError` for an unknown ``edition`` or a
+    question longer than :data:`MAX_QUERY_CHARS`.
     """
     if edition is not None and edition not in EDITION_CODES:
         raise QueryError(f"Unknown edition {edition!r}; use one of {', '.join(EDITION_CODES)}.")
@@ -188,8 +185,6 @@ def parse_query(
     if vocabulary is not None:
         _add_verbal_nouns(parsed, weighted, vocabulary)
     parsed.terms = list(weighted.values())
-    parsed.setup_terms, parsed.setup_concepts = setup_factors(
-        parsed, setup_concepts if setup_concepts is not None else project_setup_concepts())
     return parsed
 
 
