@@ -26,6 +26,7 @@ from rulekb.kb.search.query import (
     load_vocabulary,
     parse_query,
 )
+from rulekb.kb.search.query_setup import SetupConcepts, project_setup_concepts, setup_factors
 from rulekb.kb.search.readings import use_built_readings
 from rulekb.kb.search.weights import BM25_B, BM25_K1, CONCEPT_FULL_WEIGHT_AT, FIELD_B, FIELDS
 from rulekb.kb.store import default_build_dir, require_build
@@ -97,6 +98,9 @@ class KnowledgeIndex:
         built = open_knowledge_base(self.build_dir)
         self.matcher: ConceptMatcher = built.concept_matcher or default_matcher()
         self.synonyms: Vocabulary = built.synonyms or load_vocabulary()
+        # the concepts a situation's set-up keeps at full weight, from the same build's termbase
+        termbase = built.termbase
+        self.setup_concepts = SetupConcepts.of(termbase) if termbase is not None else project_setup_concepts()
         self.by_source: dict[str, list[NodeFeatures]] = {}
         for features in self.features.values():
             self.by_source.setdefault(features.source_id, []).append(features)
@@ -160,7 +164,7 @@ class KnowledgeIndex:
         return value
 
     def parse(self, question: str, edition: str | None = None) -> ParsedQuery:
-        return parse_query(
+        parsed = parse_query(
             question,
             edition=edition,
             matcher=self.matcher,
@@ -169,6 +173,9 @@ class KnowledgeIndex:
             variants=self.variants,
             synonyms=self.synonyms,
         )
+        # the words told only in a situation's set-up, and what they weigh in the reranker
+        parsed.setup_terms, parsed.setup_concepts = setup_factors(parsed, self.setup_concepts)
+        return parsed
 
 
 @lru_cache(maxsize=8192)

@@ -67,6 +67,11 @@ class ParsedQuery:
     """Numbers and dice notation of the question (``2d6``, ``3+``, ``6"``)."""
     words: list[QueryWord] = field(default_factory=list)
     """The question's words in order, each with the terms that stand for it."""
+    setup_terms: dict[str, float] = field(default_factory=dict)
+    """Term → the factor its weight takes in the reranker's shares: the terms standing only for words
+    of the situation told before the asking clause (:mod:`rulekb.kb.search.query_setup`). Missing means 1."""
+    setup_concepts: dict[str, float] = field(default_factory=dict)
+    """Concept → the same factor, for the concepts only the set-up's words name."""
 
     @property
     def edition(self) -> str | None:

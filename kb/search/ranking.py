@@ -138,6 +138,11 @@ def _renderings(index: KnowledgeIndex, concept: str) -> tuple[frozenset[str], ..
     return _matcher_renderings(index.matcher, concept)
 
 
+def _setup_factor(setup: dict[str, float], word: QueryWord) -> float:
+    """The ranking factor of a word of the question: its lemma's set-up factor (1 for the words that ask)."""
+    return setup.get(word.lemma, 1.0) if setup else 1.0
+
+
 @dataclass
 class _QueryFeatures:
     """What the reranker needs of a query, computed once per query."""
@@ -172,10 +177,13 @@ class _QueryFeatures:
 
     @classmethod
     def of(cls, index: KnowledgeIndex, parsed: ParsedQuery) -> _QueryFeatures:
+        setup = parsed.setup_terms  # the words told only in a situation's set-up weigh less here
         words = {
-            t.text: t.weight * index.idf(t.text) for t in parsed.terms if t.origin in ("word", "correction", "english", "variant")
+            t.text: t.weight * index.idf(t.text) * setup.get(t.text, 1.0)
+            for t in parsed.terms if t.origin in ("word", "correction", "english", "variant")
         }
-        units = [(frozenset(word.alternatives), weight if weight is not None else index.max_idf, word.named)
+        units = [(frozenset(word.alternatives), (weight if weight is not None else index.max_idf) * _setup_factor(setup, word),
+                  word.named)
                  for word, weight in content_words(index, parsed) if weight is not None or word.concept is not None]
         masks: dict[str, int] = {}
         concept_masks: dict[str, int] = {}
@@ -192,7 +200,8 @@ class _QueryFeatures:
             for rendering in _renderings(index, concept)
         ]
         concept_weights = [
-            (c, index.concept_weight(c) * parsed.concept_share.get(c, 1.0) ** CONCEPT_SHARE_POWER)
+            (c, index.concept_weight(c) * parsed.concept_share.get(c, 1.0) ** CONCEPT_SHARE_POWER
+             * parsed.setup_concepts.get(c, 1.0))
             for c in parsed.concepts
         ]
         return cls(
