@@ -10,12 +10,13 @@ from functools import lru_cache
 
 from rulekb.kb.text.analysis import lemma, tokens
 
-__all__ = ["CLAUSE_SPLIT", "SUBORDINATE", "WORD", "EnglishVocabulary", "asking_sentence", "english_predicates", "pos", "question_conditions",
+__all__ = ["CLAUSE_SPLIT", "MODALS", "SUBORDINATE", "WORD", "EnglishVocabulary", "asking_sentence", "english_predicates", "pos", "question_conditions",
            "question_predicates", "question_situation"]
 
 #: Modal and linking words of a question: they ask, they are not what is asked.
 _MODALS = frozenset({"мочь", "можно", "нельзя", "должный", "обязать", "обязан", "нужно", "надо", "следовать",
                      "быть", "являться", "получаться", "разрешаться", "позволять", "иметь", "стоить"})
+MODALS = _MODALS
 #: A clause of the question or the ruling that states a condition or a purpose, not the verdict.
 SUBORDINATE = re.compile(r"^(?:и\s+|а\s+|но\s+)?(?:если|когда|пока|котор\w*|чтобы|дабы|после\s+того|раз|где|при\s+условии"
                           r"|даже\s+если|в\s+случае)\b", re.I)
@@ -110,8 +111,16 @@ def _content(clause: str, out: list[str]) -> None:
                 out.append(lem)
 
 
+#: A word asked about with «ли» («срабатывают ли», «может ли»): the verbs told before it in the same
+#: sentence («… снял лишние модели срабатывают ли на них абилки …») are the situation, not the predicate.
+_ASKED_WITH_LI = re.compile(r"[а-яё]+\s+ли\b")
+
+
 def _predicates(text: str) -> tuple[str, ...]:
     out: list[str] = []
+    asked = _ASKED_WITH_LI.search(text)
+    if asked is not None and pos(asked.group().split()[0]) in ("VERB", "ADJS", "PRTS", "PRED"):
+        text = text[asked.start():]
     for clause in CLAUSE_SPLIT.split(text):
         if not clause or SUBORDINATE.match(clause):
             continue

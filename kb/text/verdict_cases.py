@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from rulekb.kb.text.analysis import lemmas
+from rulekb.kb.text.analysis import lemma, lemmas
+from rulekb.kb.text.asked import MODALS, pos
 
-__all__ = ["APPLYING", "PERMITS", "bound_fails", "case_included", "question_distances"]
+__all__ = ["APPLYING", "PERMITS", "bound_fails", "case_included", "condition_contradicted", "question_distances"]
 
 #: A distance a question gives: «18 дюймов», «в 2 дюймах», `9"`, "8 inches".
 _DISTANCE = re.compile(r"(\d{1,2})(?:-?х|-?ти)?\s*(?:\"|″|''|дюйм\w*|inch\w*)", re.I)
@@ -69,7 +70,8 @@ def bound_fails(ruling: Sequence[str], question: str, weights: Mapping[str, floa
 
 #: Verbs asking whether a rule applies to a case («работает?», «действует ли …»; an English question's
 #: "does it apply / work" through the English vocabulary), as lemmas.
-APPLYING = frozenset({"работать", "действовать", "срабатывать", "сработать", "применяться", "распространяться"})
+APPLYING = frozenset({"работать", "действовать", "срабатывать", "сработать", "применяться", "распространяться",
+                      "запускаться", "запуститься", "активироваться"})
 #: A case a ruling includes inline, up to its clause's end («(включая раны, потерянные из-за смертельных
 #: ранений)», «в том числе …», "including …").
 _INCLUDED = re.compile(r"\b(?:включая|в\s+том\s+числе|including)\s+([^.;:()]{3,100})", re.I)
@@ -87,3 +89,35 @@ def case_included(ruling: Sequence[str], weights: Mapping[str, float]) -> bool:
             if included and 2 * len(asked) >= len(included) and any(t not in rest for t in asked):
                 return True
     return False
+
+
+_WORDS = re.compile(r"[а-яёa-z0-9]+", re.I)
+#: Negations before a word («не меньше 25%», «нельзя»), or after a noun («независимого персонажа нет»).
+_NOT_BEFORE = frozenset({"не", "ни", "без", "not", "no"})
+_NOT_AFTER = frozenset({"нет", "нету"})
+#: The parts of speech that state a case: nouns, adjectives, verbs, participles, comparatives («меньше»).
+_CONTENT = frozenset({"NOUN", "ADJF", "ADJS", "COMP", "VERB", "INFN", "PRTF", "PRTS"})
+
+
+def _polar_words(text: str) -> dict[str, bool]:
+    """Each content word of ``text`` (its lemma, four letters or more, not a modal) → whether it is negated: «не»
+    before it («не меньше»), «нет» after it («персонажа нет»)."""
+    words = [w.lower().replace("ё", "е") for w in _WORDS.findall(text)]
+    out: dict[str, bool] = {}
+    for k, word in enumerate(words):
+        if word in _NOT_BEFORE or word in _NOT_AFTER or len(word) < 4 or pos(word) not in _CONTENT:
+            continue  # «не только» negates a particle, not a case
+        negated = (k > 0 and words[k - 1] in _NOT_BEFORE) or (k + 1 < len(words) and words[k + 1] in _NOT_AFTER)
+        lem = lemma(word)
+        if lem not in MODALS:  # «которому он не может навредить» is no case against «могу я …?»
+            out.setdefault(lem, negated)
+    return out
+
+
+def condition_contradicted(condition: str, question: str) -> bool:
+    """Whether the case the question tells contradicts the condition of a «Да, если …»: a word the
+    condition negates the question states, or the other way round («Да, если живо не меньше 25% моделей
+    или в нём независимый персонаж» for a unit with «меньше 25% моделей, независимого персонажа нет»):
+    the permission is for the other case, it answers nothing."""
+    asked = _polar_words(question)
+    return any(word in asked and asked[word] != negated for word, negated in _polar_words(condition).items())

@@ -14,12 +14,13 @@ from rulekb.kb.text.asked import (
     SUBORDINATE,
     EnglishVocabulary,
     english_predicates,
+    pos,
     question_conditions,
     question_predicates,
     question_situation,
 )
-from rulekb.kb.text.stated import Groups, predicate_verdict, stated_predicate
-from rulekb.kb.text.verdict_cases import APPLYING, PERMITS, bound_fails, case_included
+from rulekb.kb.text.stated import Groups, clause_polarities, predicate_verdict, stated_predicate
+from rulekb.kb.text.verdict_cases import APPLYING, PERMITS, bound_fails, case_included, condition_contradicted
 
 __all__ = [
     "answer_verdict",
@@ -136,6 +137,8 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
         # the question tells its own case («чардж после дипстрайка»), the condition shares no word with
         # it («Да, если на поле боя есть подходящие юниты …»): a permission for another case
         return None
+    if lead is not None and lead.startswith("Да, если ") and question and condition_contradicted(lead[len("Да, если "):], question):
+        return None  # «Да, если живо не меньше 25% моделей …» for a unit with «меньше 25% моделей»
     asked: tuple[str, ...] = ()
     if question:
         asked = question_predicates(question) if lang != "en" else english_predicates(question, english or ())
@@ -161,6 +164,9 @@ def _read_lead(ruling: str, lang: str, weights: dict[str, float] | None, questio
         unstated = bool(predicates) and verdict is None
         stated = verdict is not None  # a main clause states the asked predicate as permitted
     lead, sentence = _sentence_lead(ruling, lang, weights, question, situation)
+    if lead is not None and lead.startswith(("Нет", "No")) and stated and _denies_else(sentence, predicates, synonyms):
+        # «… по ней попадают автоматически, а она не может наносить удары» for «по ней попадают автоматически?»
+        lead = _yes(sentence, lang)
     if lead is not None and lead.startswith(("Да", "Yes")) and weights and _case_excepted(sentence, weights):
         return "No." if lang == "en" else "Нет."  # «могут прибыть …, за исключением первого раунда» for «в первом раунде»
     if lead is not None and lead.startswith(("Да", "Yes")):
@@ -173,6 +179,16 @@ def _read_lead(ruling: str, lang: str, weights: dict[str, float] | None, questio
         if question and not here and not _PERMITS.search(main_clauses(sentence)):
             return None
     return lead
+
+
+def _denies_else(sentence: str, predicates: Sequence[str], synonyms: Groups) -> bool:
+    """Whether the deciding ``sentence`` states the asked verb by its lemma in a main clause that does
+    not deny it, and no clause of it denies the verb: its denial is of something else («по ней попадают
+    автоматически, а она не может наносить удары» — the hits are automatic)."""
+    verbs = [p for p in predicates if pos(p) == "INFN"]  # an adjective of the question's noun («неуязвимый») asks nothing
+    polarities = clause_polarities(sentence, verbs, synonyms) if sentence and verbs else []
+    # the verb itself, not a word of its stem or group, and no clause denying it
+    return any(score >= 1.0 for score, _ in polarities) and all(p == "yes" for _, p in polarities)
 
 
 #: Words that permit: a «Да» the ruling states when the question's own predicate is not found in it.
