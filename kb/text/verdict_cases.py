@@ -7,12 +7,13 @@ ruling includes inline («теряет рану (включая раны, пот
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from rulekb.kb.text.analysis import lemma, lemmas
 from rulekb.kb.text.asked import MODALS, pos
 
-__all__ = ["APPLYING", "PERMITS", "bound_fails", "case_included", "condition_contradicted", "question_distances"]
+__all__ = ["APPLYING", "PERMITS", "bound_fails", "case_included", "condition_contradicted", "question_distances",
+           "situation_excepted"]
 
 #: A distance a question gives: «18 дюймов», «в 2 дюймах», `9"`, "8 inches".
 _DISTANCE = re.compile(r"(\d{1,2})(?:-?х|-?ти)?\s*(?:\"|″|''|дюйм\w*|inch\w*)", re.I)
@@ -121,3 +122,40 @@ def condition_contradicted(condition: str, question: str) -> bool:
     the permission is for the other case, it answers nothing."""
     asked = _polar_words(question)
     return any(word in asked and asked[word] != negated for word, negated in _polar_words(condition).items())
+
+
+#: An exception a ruling states inline: in brackets, up to the closing one («Отряд из вашей армии (за
+#: исключением отрядов, которые продвинулись вперед, отступили или произвели выстрелы в этом ходу)»), or up
+#: to its clause's end, with the relative clauses it goes on with («…, кроме отрядов, которые стреляли, …»).
+_BRACKETED_EXCEPTION = re.compile(r"\(\s*(?:за\s+исключением|кроме|except(?:\s+for)?|other\s+than)\s+([^()]{3,200})\)", re.I)
+_CLAUSE_EXCEPTION = re.compile(r"\b(?:за\s+исключением|кроме|except(?:\s+for)?|other\s+than)\s+([^.;:,()]{3,80}"
+                               r"(?:,\s*(?:котор\w+|которые|who|that)\s[^.;:,()]{3,120})?)", re.I)
+
+
+#: The time an exception is scoped to («… отступили в этом ходу»): when, not which case.
+_TIME_FRAME = re.compile(r"\b(?:в|во|на|до)\s+(?:это\w*|т\w{1,2}\s+же|текущ\w+|сво\w+|ваш\w+|данн\w+)\s+(?:ход\w*|фаз\w*|раунд\w*|этап\w*)"
+                         r"|\b(?:this|that|the\s+same)\s+(?:turn|phase|round)\b", re.I)
+
+
+def situation_excepted(sentences: Sequence[str], weights: Mapping[str, float], situation: Collection[str]) -> bool:
+    """Whether one of ``sentences`` (the ruling sentences that carry the question) excepts inline a case
+    that states a word of the question's ``situation`` no other words of the ruling state («Мой отряд
+    сделал адванс … гранаты … Так можно?» against «Отряд из вашей армии (за исключением отрядов, которые
+    продвинулись вперед …)»): the told case is the exception, the answer «Нет». ``situation`` maps each
+    term to the condition word it stands for (a word counts once, by any of its terms)."""
+    group = situation.get if isinstance(situation, Mapping) else (lambda t, d=None: t)
+
+    def words(text: str) -> set[object]:
+        lems = set(lemmas(text))
+        return {group(t, t) for t in weights if t in situation and t in lems}
+
+    for sentence in sentences:
+        found = list(_BRACKETED_EXCEPTION.finditer(sentence)) or list(_CLAUSE_EXCEPTION.finditer(sentence))
+        if not found:
+            continue
+        excepted = set().union(*(words(_TIME_FRAME.sub(" ", m.group(1))) for m in found))
+        rest = " ".join(x for x in sentences if x != sentence)
+        outside = words(rest + " " + _BRACKETED_EXCEPTION.sub(" ", _CLAUSE_EXCEPTION.sub(" ", sentence)))
+        if excepted - outside:
+            return True
+    return False

@@ -13,6 +13,7 @@ from rulekb.kb.text.asked import (
     CLAUSE_SPLIT,
     SUBORDINATE,
     EnglishVocabulary,
+    alternative,
     english_predicates,
     pos,
     question_conditions,
@@ -20,7 +21,14 @@ from rulekb.kb.text.asked import (
     question_situation,
 )
 from rulekb.kb.text.stated import Groups, clause_polarities, predicate_verdict, stated_predicate
-from rulekb.kb.text.verdict_cases import APPLYING, PERMITS, bound_fails, case_included, condition_contradicted
+from rulekb.kb.text.verdict_cases import (
+    APPLYING,
+    PERMITS,
+    bound_fails,
+    case_included,
+    condition_contradicted,
+    situation_excepted,
+)
 
 __all__ = [
     "answer_verdict",
@@ -159,6 +167,10 @@ def _read_lead(ruling: str, lang: str, weights: dict[str, float] | None, questio
         verdict = predicate_verdict(ruling, predicates, synonyms)
         if verdict is not None and verdict[0] == "no":
             return "No." if lang == "en" else "Нет."  # the ruling denies what was asked («Монстры никогда не залегают»)
+        if verdict is None and lang != "en" and alternative(question) is not None:
+            # «Это автоматический успех или всё равно сравниваем …?»: only the ruling stating the first
+            # alternative answers it; a denial of something else («Кубик нельзя перебросить …») is no «Нет»
+            return None
         # the question asks about something no main clause of the ruling states: a permission of
         # something else («затем может развернуться» for «его убили?») is no «Да»
         unstated = bool(predicates) and verdict is None
@@ -236,6 +248,9 @@ def _sentence_lead(ruling: str, lang: str, weights: dict[str, float] | None, que
             order += [i for i in range(len(sentences)) if i not in order]
     if weights and situation and _excepted(sentences, seen, weights, situation):
         return ("No." if lang == "en" else "Нет."), ""
+    if weights and situation and order and situation_excepted(
+            [sentences[i] for i in order if carried[i] >= VERDICT_SHARE * best], weights, situation):
+        return ("No." if lang == "en" else "Нет."), ""  # «(за исключением отрядов, которые продвинулись вперед …)»
     for position, i in enumerate(order):
         sentence = sentences[i]
         polarity = _polarity(sentence, strong_only=not weights or position > 0)

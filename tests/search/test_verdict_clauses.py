@@ -86,3 +86,33 @@ def test_a_yes_if_whose_condition_the_told_case_contradicts_leads_nothing() -> N
 def test_a_question_word_of_a_name_or_of_a_told_clause_asks_nothing(question: str) -> None:
     assert question_form(question) == "yesno"
 
+
+
+def test_an_alternative_question_asks_its_first_alternative() -> None:
+    from rulekb.kb.text.asked import alternative
+
+    question = "На кубике выпала единица. Это автоматический успех или всё равно сравниваем с характеристикой?"
+    assert alternative(question) == "это автоматический успех"
+    assert question_predicates(question) == ()  # a nominal alternative states no verb
+    # two objects of one verb, «или нет», and «ли» before «или» are no alternative question
+    assert alternative("Можно стрелять из пистолета или из болтера?") is None
+    assert alternative("Тест пройден или нет?") is None
+    assert alternative("Можно ли двигаться или стрелять?") is None
+    # a denial of something else answers neither alternative
+    ruling = "Кубик нельзя перебросить более одного раза."
+    assert yes_no_lead(ruling, "ru", {"кубик": 1.0, "единица": 2.0, "успех": 2.0}, question) is None
+    assert yes_no_lead(ruling, "ru", {"кубик": 1.0, "единица": 2.0, "успех": 2.0},
+                       "На кубике выпала единица. Это автоматический успех?") == "Нет."
+
+
+def test_an_inline_exception_stating_the_told_case_denies() -> None:
+    ruling = ("Граната. Отряд из вашей армии (за исключением отрядов, которые продвинулись вперед или отступили в этом ходу), "
+              "который находится вне зоны досягаемости врага, может бросить гранаты.")
+    question = "Мой отряд в этом ходу продвинулся вперед. Можно ему бросить гранаты?"
+    weights = {"отряд": 1.0, "ход": 1.0, "вперед": 2.0, "продвинуться": 2.0, "бросить": 2.0, "граната": 3.0}
+    situation = {"отряд": "отряд", "ход": "ход", "вперед": "вперед", "продвинуться": "вперед"}
+    assert yes_no_lead(ruling, "ru", weights, question, situation=situation) == "Нет."
+    # a case the exception does not state keeps the permission
+    stayed = {"отряд": "отряд", "ход": "ход"}
+    assert str(yes_no_lead(ruling, "ru", weights, "Мой отряд стоял в этом ходу. Можно ему бросить гранаты?",
+                           situation=stayed)).startswith("Да")
