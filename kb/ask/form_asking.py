@@ -9,7 +9,7 @@ import re
 
 from rulekb.kb.text.asked import CLAUSE_SPLIT, SUBORDINATE, WORD, asking_sentence, pos
 
-__all__ = ["WH_RU", "asking_words", "main_clauses_ask"]
+__all__ = ["WH_RU", "asking_words", "infinitive_asks", "main_clauses_ask"]
 
 WH_RU = re.compile(
     r"\b(?:сколько|какой|какая|какое|какие|какую|какого|какому|каким|каком|каких|какими|каков\w*|когда|где|куда|откуда|кто|кого|кому|чем|что|чего"
@@ -106,3 +106,11 @@ def _states_predicate(clause: str) -> bool:
     """Whether the clause that asks states a predicate — a verb, a short form, a modal — as a yes/no
     question does («…, он может стрелять?»), not a bare noun («Дальность консолидации?»)."""
     return bool(_PREDICATIVE.search(clause)) or any(pos(w) in ("VERB", "INFN", "ADJS", "PRTS") for w in WORD.findall(clause))
+
+
+def infinitive_asks(text: str) -> bool:
+    """Whether ``text`` is a terse query opening with an infinitive and holding no question word
+    («закончить ход на маркере цели», «стрелять после рывка?»): it asks whether that may be done, as
+    «можно …?» does."""
+    words = WORD.findall(text.lower())
+    return bool(words) and pos(words[0]) == "INFN" and not WH_RU.search(asking_words(text))

@@ -116,3 +116,11 @@ def test_an_inline_exception_stating_the_told_case_denies() -> None:
     stayed = {"отряд": "отряд", "ход": "ход"}
     assert str(yes_no_lead(ruling, "ru", weights, "Мой отряд стоял в этом ходу. Можно ему бросить гранаты?",
                            situation=stayed)).startswith("Да")
+
+
+def test_a_terse_infinitive_query_asks_yes_or_no() -> None:
+    assert question_form("закончить движение в руинах") == "yesno"
+    assert question_form("стрелять после рывка?") == "yesno"
+    # a question word still asks
+    assert question_form("стрелять после рывка: как?") != "yesno"
+    assert question_form("дальность стрельбы после рывка") != "yesno"
