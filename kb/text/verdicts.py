@@ -20,6 +20,7 @@ from rulekb.kb.text.asked import (
     question_predicates,
     question_situation,
 )
+from rulekb.kb.text.outcomes import outcome_verdict
 from rulekb.kb.text.stated import Groups, clause_polarities, predicate_verdict, stated_predicate
 from rulekb.kb.text.verdict_cases import (
     APPLYING,
@@ -139,6 +140,9 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
     sentences = [s for s in re.split(r"(?<=[.!?;])\s+|\s+(?=•)", ruling) if s.strip()]
     if question and weights and bound_fails(sentences, question, weights):
         return "No." if lang == "en" else "Нет."  # «… в пределах 12 дюймов» for a target 18 inches away
+    outcome = outcome_verdict(ruling, question, weights) if question and weights and lang != "en" else None
+    if outcome is not None:
+        return "Да." if outcome == "yes" else "Нет."  # «… это всегда считается автоматическим провалом» for «пройден?»
     lead = _read_lead(ruling, lang, weights, question, english, situation, synonyms)
     if lead is not None and lead.startswith("Да, если ") and weights and question and question_situation(question) and (
             not any(weights.get(t, 0.0) > 0 for t in lemmas(lead[len("Да, если "):]))):
