@@ -38,14 +38,14 @@ def _numbers(text: str) -> set[str]:
     return set(_NUMBER.findall(text)) | {n for w, n in _NUMBER_WORDS.items() if w in words}
 
 
-def _outcome(text: str, asking: bool = False) -> str | None:
+def _outcome(text: str) -> str | None:
     """``"pass"`` or ``"fail"``: the outcome ``text`` states (a negated one is the other: «не пройден»),
-    ``None`` for none or both; an ``asking`` sentence's infinitive states none."""
+    ``None`` for none or both; an infinitive states none."""
     found: set[str] = set()
     words = WORD.findall(text.lower())
     for k, word in enumerate(words):
-        if asking and pos(word) == "INFN":
-            continue  # «проходить только на …?» asks how a test is taken, not how it ended
+        if pos(word) == "INFN":
+            continue  # «проходить только на …?», «тест можно пройти только на 1»: how a test may be taken, not how it ended
         lem = lemma(word)
         kind = "pass" if lem in PASS else "fail" if lem in FAIL else None
         if kind is not None:
@@ -62,7 +62,7 @@ def asked_outcome(question: str) -> str | None:
     asking = alternative(question) or asking_sentence(question.lower().replace("ё", "е"))
     if _MODAL.search(asking):
         return None
-    return _outcome(asking, asking=True)
+    return _outcome(asking)
 
 
 def outcome_verdict(ruling: str, question: str, weights: Mapping[str, float]) -> str | None:

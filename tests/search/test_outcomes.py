@@ -35,3 +35,8 @@ def test_the_part_about_the_roll_told_decides() -> None:
 def test_the_card_leads_with_the_outcome_verdict() -> None:
     assert yes_no_lead(RULING, "ru", WEIGHTS, "Выпала 1, у модели минусы. Это автоматический успех или сравниваем?") == "Да."
     assert yes_no_lead(RULING, "ru", WEIGHTS, "Выпала 1, а у модели характеристика 0. Проверка пройдена?") == "Нет."
+
+
+def test_a_ruling_saying_how_a_test_may_be_passed_states_no_outcome() -> None:
+    permitting = "Однако если у модели характеристика 0, то проверку можно пройти только на 1."
+    assert outcome_verdict(permitting, "Выпала 1, а характеристика 0. Проверка пройдена?", WEIGHTS) is None
