@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from rulekb.corpus.editions import default_edition, display_order
-from rulekb.kb.ask.form_asking import WH_RU, asking_words, main_clauses_ask
+from rulekb.kb.ask.form_asking import WH_RU, asking_words, infinitive_asks, main_clauses_ask
 from rulekb.kb.store import read_manifest
 from rulekb.kb.text.analysis import lemmas as lemmas_of
 from rulekb.kb.text.asked import asking_sentence
@@ -235,6 +235,8 @@ def _marked_form(text: str, compare: bool, editions: int, conditions: bool = Tru
         return "yesno"  # «Когда отряд вышел из боя, он может стрелять?»: a question word in a condition asks nothing
     if re.search(r"\b(?:можн[оа]|нельзя|может|могут)\b", lowered) and not WH_RU.search(lowered):
         return "yesno"  # a modal and no question word asks yes/no, a measure named or not («… перекинуть дистанцию?»)
+    if conditions and infinitive_asks(text):
+        return "yesno"  # «закончить ход на маркере цели»: an infinitive alone asks whether it may be done
     if _MEASURE.search(asking_sentence(text)):
         return "number"  # a measure the situation tells («в 3 дюймах лежит объектив. Как мне …?») asks nothing
     if _PROCEDURE.search(lowered):

@@ -9,7 +9,7 @@ import re
 
 from rulekb.kb.text.asked import CLAUSE_SPLIT, SUBORDINATE, WORD, asking_sentence, pos
 
-__all__ = ["WH_RU", "asking_words", "main_clauses_ask"]
+__all__ = ["WH_RU", "asking_words", "infinitive_asks", "main_clauses_ask"]
 
 WH_RU = re.compile(
     r"\b(?:сколько|какой|какая|какое|какие|какую|какого|какому|каким|каком|каких|какими|каков\w*|когда|где|куда|откуда|кто|кого|кому|чем|что|чего"
@@ -50,6 +50,7 @@ def main_clauses_ask(text: str) -> bool:
     telling the situation before it («Отряд стоит там, где враг. Он может стрелять?»): it ends with «?»
     and its main clauses hold no question word; a situation told instead of a condition asks nothing
     itself (no «?», no question word in its main clauses) and the question after it states a predicate."""
+    text = _QUOTED.sub(" «» ", text)  # a rule's name quoted («когда модель уничтожена») asks nothing
     told = asking_sentence(text).strip()
     if not told.endswith("?"):
         return False
@@ -63,9 +64,17 @@ def main_clauses_ask(text: str) -> bool:
     others = [x for x in re.split(r"(?<=[.!?])\s+", text.strip()) if x.strip() and x.strip() != told]
     if not others or any("?" in x for x in others):
         return False  # nothing set aside, or a second question («… Где его можно поставить? А с третьего раунда?»)
-    before = [c for x in others for c in _main_of(x, asking=False)[0]]
+    # a question word after the first clause of a told sentence joins a clause to a verb («Соперник
+    # говорит, что это уже был мой переброс», «стою там, где …»): it asks nothing
+    before = [c for x in others for i, c in enumerate(_main_of(x, asking=False)[0]) if i == 0 or not _WH_OPENING.match(c)]
     # a question after a told situation states a predicate, it is no bare noun («… Дальность консолидации?»)
     return not _asks_wh(before + main) and _states_predicate(main[-1])
+
+
+#: A quoted name (a rule's, an ability's): its words are the name's, not the question's.
+_QUOTED = re.compile(r"«[^»]*»|\"[^\"]*\"")
+#: A clause opening with a question word («что это уже был мой переброс», «где стоит враг»).
+_WH_OPENING = re.compile(r"^\s*(?:и\s+|а\s+)?" + WH_RU.pattern, re.IGNORECASE)
 
 
 def _main_of(sentence: str, asking: bool) -> tuple[list[str], bool]:
@@ -97,3 +106,11 @@ def _states_predicate(clause: str) -> bool:
     """Whether the clause that asks states a predicate — a verb, a short form, a modal — as a yes/no
     question does («…, он может стрелять?»), not a bare noun («Дальность консолидации?»)."""
     return bool(_PREDICATIVE.search(clause)) or any(pos(w) in ("VERB", "INFN", "ADJS", "PRTS") for w in WORD.findall(clause))
+
+
+def infinitive_asks(text: str) -> bool:
+    """Whether ``text`` is a terse query opening with an infinitive and holding no question word
+    («закончить ход на маркере цели», «стрелять после рывка?»): it asks whether that may be done, as
+    «можно …?» does."""
+    words = WORD.findall(text.lower())
+    return bool(words) and pos(words[0]) == "INFN" and not WH_RU.search(asking_words(text))

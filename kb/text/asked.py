@@ -10,12 +10,14 @@ from functools import lru_cache
 
 from rulekb.kb.text.analysis import lemma, tokens
 
-__all__ = ["CLAUSE_SPLIT", "SUBORDINATE", "WORD", "EnglishVocabulary", "asking_sentence", "english_predicates", "pos", "question_conditions",
+__all__ = ["CLAUSE_SPLIT", "MODALS", "SUBORDINATE", "WORD", "EnglishVocabulary", "alternative", "asking_sentence", "english_predicates",
+           "pos", "question_conditions",
            "question_predicates", "question_situation"]
 
 #: Modal and linking words of a question: they ask, they are not what is asked.
 _MODALS = frozenset({"мочь", "можно", "нельзя", "должный", "обязать", "обязан", "нужно", "надо", "следовать",
                      "быть", "являться", "получаться", "разрешаться", "позволять", "иметь", "стоить"})
+MODALS = _MODALS
 #: A clause of the question or the ruling that states a condition or a purpose, not the verdict.
 SUBORDINATE = re.compile(r"^(?:и\s+|а\s+|но\s+)?(?:если|когда|пока|котор\w*|чтобы|дабы|после\s+того|раз|где|при\s+условии"
                           r"|даже\s+если|в\s+случае)\b", re.I)
@@ -62,7 +64,32 @@ def question_predicates(question: str, asking_only: bool = False) -> tuple[str, 
     of the sentence that asks, else (not ``asking_only``) of the situation told before («…
     провалил баттлшок … Можно?»)."""
     text, _, asking = _told(question)  # the sentence that asks, not the situation told before it
+    first = alternative(question)
+    if first is not None:
+        return _predicates(first)  # the first alternative is what is asked; none for a nominal one («это успех»)
     return _predicates(asking) or (_predicates(text) if asking != text and not asking_only else ())
+
+
+#: «или» opening a second alternative («Это автоматический успех или всё равно сравниваем …?»), not «или нет».
+_OR = re.compile(r"\s*,?\s+или\s+(?!нет\b)")
+
+
+@lru_cache(maxsize=2048)
+def alternative(question: str) -> str | None:
+    """The first alternative of an alternative question — the one asked about («Это автоматический успех
+    или всё равно сравниваем с модифицированной стойкостью?» → «это автоматический успех»): the sentence
+    that asks has no «ли» before its «или», and a finite verb of its own follows it (or «всё равно», «же»,
+    «всё-таки»); two objects of one verb («из пистолета или из болтера») are one question. ``None`` for
+    any other question."""
+    asking = _told(question)[2]
+    found = _OR.search(asking)
+    if found is None or re.search(r"\bли\b", asking[:found.start()]):
+        return None
+    after = asking[found.end():]
+    if re.match(r"(?:все\s+равно|же|все-таки|всетаки)\b", after) or any(
+            pos(w) == "VERB" and lemma(w) not in _MODALS for w in WORD.findall(after)):
+        return asking[:found.start()]
+    return None
 
 
 @lru_cache(maxsize=2048)
@@ -110,8 +137,16 @@ def _content(clause: str, out: list[str]) -> None:
                 out.append(lem)
 
 
+#: A word asked about with «ли» («срабатывают ли», «может ли»): the verbs told before it in the same
+#: sentence («… снял лишние модели срабатывают ли на них абилки …») are the situation, not the predicate.
+_ASKED_WITH_LI = re.compile(r"[а-яё]+\s+ли\b")
+
+
 def _predicates(text: str) -> tuple[str, ...]:
     out: list[str] = []
+    asked = _ASKED_WITH_LI.search(text)
+    if asked is not None and pos(asked.group().split()[0]) in ("VERB", "ADJS", "PRTS", "PRED"):
+        text = text[asked.start():]
     for clause in CLAUSE_SPLIT.split(text):
         if not clause or SUBORDINATE.match(clause):
             continue

@@ -12,11 +12,15 @@ from functools import lru_cache
 
 from rulekb.kb.text.analysis import lemma
 from rulekb.kb.text.asked import CLAUSE_SPLIT, SUBORDINATE, WORD, pos
+from rulekb.kb.text.verdict_cases import APPLYING
 
-__all__ = ["LIGHT_VERBS", "Groups", "predicate_verdict", "stated_predicate"]
+__all__ = ["LIGHT_VERBS", "Groups", "clause_polarities", "predicate_verdict", "stated_predicate"]
 
 #: Negations that limit a measure («не более 6"», «не только») rather than deny.
 _LIMITING = re.compile(r"\bне\s+(?:более|менее|больше|меньше|ближе|дальше|только|раньше|позднее|позже)\b", re.I)
+#: An example or a pointer in brackets («(например, способность «Кровавый всплеск» …, срабатывающая после
+#: уничтожения …)», «(см. стр. 16)»): it illustrates, it rules nothing.
+_EXAMPLE = re.compile(r"\(\s*(?:например|напр\.|см\.|смотрите|e\.g\.|for\s+example|see)\b[^()]*(?:\([^()]*\)[^()]*)*\)", re.I)
 _DENIAL = re.compile(r"\b(?:не|нельзя|никогда|ни)\b", re.I)
 #: Verbal prefixes too common for four letters of a stem to be the same word.
 _PREFIXES = frozenset({"пере", "пред", "подо", "пода", "разо", "расс", "расп", "прои", "пров", "прим", "прив", "прид",
@@ -29,12 +33,13 @@ LIGHT_VERBS = frozenset({"делать", "сделать", "совершать",
 
 
 def _same_word(token: str, predicate: str) -> float:
-    """1 for the predicate's lemma, 0.5 for a word of its stem («залегать» for «залечь») or another
-    light verb for a light verb («совершать» for «сделать»), else 0."""
+    """1 for the predicate's lemma, 0.5 for a word of its stem («залегать» for «залечь»), another
+    light verb for a light verb («совершать» for «сделать») or another verb saying a rule applies for
+    one (:data:`APPLYING`: «запускаться» for «срабатывать»), else 0."""
     if token == predicate:
         return 1.0
-    if token in LIGHT_VERBS and predicate in LIGHT_VERBS:
-        return 0.5
+    if (token in LIGHT_VERBS and predicate in LIGHT_VERBS) or (token in APPLYING and predicate in APPLYING):
+        return 0.5  # «совершать» for «сделать»; «не запускаются никакие правила» for «срабатывают ли …?»
     common = _common(token, predicate)
     if common >= 5 or (common == 4 and min(len(token), len(predicate)) >= 6 and token[:4] not in _PREFIXES):
         return 0.5
@@ -104,38 +109,53 @@ def stated_predicate(ruling: str, predicates: Sequence[str], groups: Groups = ()
     спасбросок») or the predicate is its negation («считается невидимой» for «видимым»); conditions
     («если …», «которому оно не может навредить») never decide. The score: how much of the predicate
     the clause states (1 a word for its lemma, 0.5 for its stem or another light verb)."""
-    if not predicates:
-        return None
-    synonyms = _verb_synonyms(groups) if groups else {}
-    others = {p: synonyms.get(p, ()) for p in predicates}
     best: tuple[float, str, str] | None = None
     for sentence in (x for x in re.split(r"(?<=[.!?;])\s+", ruling) if x.strip()):
-        # «если …, то …»: the condition runs up to «то», the verdict is after it
-        main = re.split(r",\s*то\s+", sentence, maxsplit=1)[-1] if re.search(r"\bесли\b", sentence, re.I) else sentence
-        for clause in CLAUSE_SPLIT.split(main):
-            if not clause or SUBORDINATE.match(clause):
-                continue
-            words = WORD.findall(clause)
-            found: dict[str, float] = {}
-            first = len(words)
-            negated_word = False
-            for k, word in enumerate(words):
-                lem = lemma(word)
-                for p in predicates:
-                    quality = _stated_as(lem, p, others[p])
-                    if lem.startswith("не") and lem[2:] == p:  # «невидимой» for «видимым»
-                        quality, negated_word = 1.0, True
-                    if quality > found.get(p, 0.0):
-                        found[p] = quality
-                        first = min(first, k)
-            score = sum(found.values())
-            if score <= 0:
-                continue
-            before = " ".join(words[:first])
-            denied = (negated_word or bool(_DENIAL.search(_LIMITING.sub(" ", before)))
-                      or bool(re.search(r"\b(?:нельзя|запрещ\w*)\b", clause, re.I)))
+        for score, polarity in clause_polarities(sentence, predicates, groups):
             if best is None or score > best[0]:
-                best = (score, "no" if denied else "yes", sentence)
+                best = (score, polarity, sentence)
     return best
+
+
+def clause_polarities(sentence: str, predicates: Sequence[str], groups: Groups = ()) -> list[tuple[float, str]]:
+    """``(score, "yes" | "no")`` of each main clause of ``sentence`` that states one of ``predicates``
+    (see :func:`stated_predicate`), in order: a sentence may state the predicate in one clause and deny
+    something else in another («по ней попадают автоматически, а она не может наносить удары»)."""
+    if not predicates:
+        return []
+    synonyms = _verb_synonyms(groups) if groups else {}
+    others = {p: synonyms.get(p, ()) for p in predicates}
+    out: list[tuple[float, str]] = []
+    sentence = _EXAMPLE.sub(" ", sentence)
+    # «если …, то …»: the condition runs up to «то», the verdict is after it
+    main = re.split(r",\s*то\s+", sentence, maxsplit=1)[-1] if re.search(r"\bесли\b", sentence, re.I) else sentence
+    for n, clause in enumerate(CLAUSE_SPLIT.split(main)):
+        if not clause or SUBORDINATE.match(clause):
+            continue
+        words = WORD.findall(clause)
+        if n and words and pos(words[0]) == "PRTF":
+            # a participle's phrase after its noun («Номера расчёта, стреляющие из орудия, …») qualifies
+            # it as «который …» does («Стреляющие модели всегда могут …» opens a main clause)
+            continue
+        found: dict[str, float] = {}
+        first = len(words)
+        negated_word = False
+        for k, word in enumerate(words):
+            lem = lemma(word)
+            for p in predicates:
+                quality = _stated_as(lem, p, others[p])
+                if lem.startswith("не") and lem[2:] == p:  # «невидимой» for «видимым»
+                    quality, negated_word = 1.0, True
+                if quality > found.get(p, 0.0):
+                    found[p] = quality
+                    first = min(first, k)
+        score = sum(found.values())
+        if score <= 0:
+            continue
+        before = " ".join(words[:first])
+        denied = (negated_word or bool(_DENIAL.search(_LIMITING.sub(" ", before)))
+                  or bool(re.search(r"\b(?:нельзя|запрещ\w*)\b", clause, re.I)))
+        out.append((score, "no" if denied else "yes"))
+    return out
 
 

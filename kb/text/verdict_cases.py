@@ -7,11 +7,13 @@ ruling includes inline («теряет рану (включая раны, пот
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
-from rulekb.kb.text.analysis import lemmas
+from rulekb.kb.text.analysis import lemma, lemmas
+from rulekb.kb.text.asked import MODALS, pos
 
-__all__ = ["APPLYING", "PERMITS", "bound_fails", "case_included", "question_distances"]
+__all__ = ["APPLYING", "PERMITS", "bound_fails", "case_included", "condition_contradicted", "question_distances",
+           "situation_excepted"]
 
 #: A distance a question gives: «18 дюймов», «в 2 дюймах», `9"`, "8 inches".
 _DISTANCE = re.compile(r"(\d{1,2})(?:-?х|-?ти)?\s*(?:\"|″|''|дюйм\w*|inch\w*)", re.I)
@@ -69,7 +71,8 @@ def bound_fails(ruling: Sequence[str], question: str, weights: Mapping[str, floa
 
 #: Verbs asking whether a rule applies to a case («работает?», «действует ли …»; an English question's
 #: "does it apply / work" through the English vocabulary), as lemmas.
-APPLYING = frozenset({"работать", "действовать", "срабатывать", "сработать", "применяться", "распространяться"})
+APPLYING = frozenset({"работать", "действовать", "срабатывать", "сработать", "применяться", "распространяться",
+                      "запускаться", "запуститься", "активироваться"})
 #: A case a ruling includes inline, up to its clause's end («(включая раны, потерянные из-за смертельных
 #: ранений)», «в том числе …», "including …").
 _INCLUDED = re.compile(r"\b(?:включая|в\s+том\s+числе|including)\s+([^.;:()]{3,100})", re.I)
@@ -86,4 +89,73 @@ def case_included(ruling: Sequence[str], weights: Mapping[str, float]) -> bool:
             asked = [t for t in included if weights.get(t, 0.0) > 0]
             if included and 2 * len(asked) >= len(included) and any(t not in rest for t in asked):
                 return True
+    return False
+
+
+_WORDS = re.compile(r"[а-яёa-z0-9]+", re.I)
+#: Negations before a word («не меньше 25%», «нельзя»), or after a noun («независимого персонажа нет»).
+_NOT_BEFORE = frozenset({"не", "ни", "без", "not", "no"})
+_NOT_AFTER = frozenset({"нет", "нету"})
+#: The parts of speech that state a case: nouns, adjectives, verbs, participles, comparatives («меньше»).
+_CONTENT = frozenset({"NOUN", "ADJF", "ADJS", "COMP", "VERB", "INFN", "PRTF", "PRTS"})
+
+
+def _polar_words(text: str) -> dict[str, bool]:
+    """Each content word of ``text`` (its lemma, four letters or more, not a modal) → whether it is negated: «не»
+    before it («не меньше»), «нет» after it («персонажа нет»)."""
+    words = [w.lower().replace("ё", "е") for w in _WORDS.findall(text)]
+    out: dict[str, bool] = {}
+    for k, word in enumerate(words):
+        if word in _NOT_BEFORE or word in _NOT_AFTER or len(word) < 4 or pos(word) not in _CONTENT:
+            continue  # «не только» negates a particle, not a case
+        negated = (k > 0 and words[k - 1] in _NOT_BEFORE) or (k + 1 < len(words) and words[k + 1] in _NOT_AFTER)
+        lem = lemma(word)
+        if lem not in MODALS:  # «которому он не может навредить» is no case against «могу я …?»
+            out.setdefault(lem, negated)
+    return out
+
+
+def condition_contradicted(condition: str, question: str) -> bool:
+    """Whether the case the question tells contradicts the condition of a «Да, если …»: a word the
+    condition negates the question states, or the other way round («Да, если живо не меньше 25% моделей
+    или в нём независимый персонаж» for a unit with «меньше 25% моделей, независимого персонажа нет»):
+    the permission is for the other case, it answers nothing."""
+    asked = _polar_words(question)
+    return any(word in asked and asked[word] != negated for word, negated in _polar_words(condition).items())
+
+
+#: An exception a ruling states inline: in brackets, up to the closing one («Отряд из вашей армии (за
+#: исключением отрядов, которые продвинулись вперед, отступили или произвели выстрелы в этом ходу)»), or up
+#: to its clause's end, with the relative clauses it goes on with («…, кроме отрядов, которые стреляли, …»).
+_BRACKETED_EXCEPTION = re.compile(r"\(\s*(?:за\s+исключением|кроме|except(?:\s+for)?|other\s+than)\s+([^()]{3,200})\)", re.I)
+_CLAUSE_EXCEPTION = re.compile(r"\b(?:за\s+исключением|кроме|except(?:\s+for)?|other\s+than)\s+([^.;:,()]{3,80}"
+                               r"(?:,\s*(?:котор\w+|которые|who|that)\s[^.;:,()]{3,120})?)", re.I)
+
+
+#: The time an exception is scoped to («… отступили в этом ходу»): when, not which case.
+_TIME_FRAME = re.compile(r"\b(?:в|во|на|до)\s+(?:это\w*|т\w{1,2}\s+же|текущ\w+|сво\w+|ваш\w+|данн\w+)\s+(?:ход\w*|фаз\w*|раунд\w*|этап\w*)"
+                         r"|\b(?:this|that|the\s+same)\s+(?:turn|phase|round)\b", re.I)
+
+
+def situation_excepted(sentences: Sequence[str], weights: Mapping[str, float], situation: Collection[str]) -> bool:
+    """Whether one of ``sentences`` (the ruling sentences that carry the question) excepts inline a case
+    that states a word of the question's ``situation`` no other words of the ruling state («Мой отряд
+    сделал адванс … гранаты … Так можно?» against «Отряд из вашей армии (за исключением отрядов, которые
+    продвинулись вперед …)»): the told case is the exception, the answer «Нет». ``situation`` maps each
+    term to the condition word it stands for (a word counts once, by any of its terms)."""
+    group = situation.get if isinstance(situation, Mapping) else (lambda t, d=None: t)
+
+    def words(text: str) -> set[object]:
+        lems = set(lemmas(text))
+        return {group(t, t) for t in weights if t in situation and t in lems}
+
+    for sentence in sentences:
+        found = list(_BRACKETED_EXCEPTION.finditer(sentence)) or list(_CLAUSE_EXCEPTION.finditer(sentence))
+        if not found:
+            continue
+        excepted = set().union(*(words(_TIME_FRAME.sub(" ", m.group(1))) for m in found))
+        rest = " ".join(x for x in sentences if x != sentence)
+        outside = words(rest + " " + _BRACKETED_EXCEPTION.sub(" ", _CLAUSE_EXCEPTION.sub(" ", sentence)))
+        if excepted - outside:
+            return True
     return False

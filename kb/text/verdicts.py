@@ -13,13 +13,23 @@ from rulekb.kb.text.asked import (
     CLAUSE_SPLIT,
     SUBORDINATE,
     EnglishVocabulary,
+    alternative,
     english_predicates,
+    pos,
     question_conditions,
     question_predicates,
     question_situation,
 )
-from rulekb.kb.text.stated import Groups, predicate_verdict, stated_predicate
-from rulekb.kb.text.verdict_cases import APPLYING, PERMITS, bound_fails, case_included
+from rulekb.kb.text.outcomes import outcome_verdict
+from rulekb.kb.text.stated import Groups, clause_polarities, predicate_verdict, stated_predicate
+from rulekb.kb.text.verdict_cases import (
+    APPLYING,
+    PERMITS,
+    bound_fails,
+    case_included,
+    condition_contradicted,
+    situation_excepted,
+)
 
 __all__ = [
     "answer_verdict",
@@ -130,12 +140,17 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
     sentences = [s for s in re.split(r"(?<=[.!?;])\s+|\s+(?=•)", ruling) if s.strip()]
     if question and weights and bound_fails(sentences, question, weights):
         return "No." if lang == "en" else "Нет."  # «… в пределах 12 дюймов» for a target 18 inches away
+    outcome = outcome_verdict(ruling, question, weights) if question and weights and lang != "en" else None
+    if outcome is not None:
+        return "Да." if outcome == "yes" else "Нет."  # «… это всегда считается автоматическим провалом» for «пройден?»
     lead = _read_lead(ruling, lang, weights, question, english, situation, synonyms)
     if lead is not None and lead.startswith("Да, если ") and weights and question and question_situation(question) and (
             not any(weights.get(t, 0.0) > 0 for t in lemmas(lead[len("Да, если "):]))):
         # the question tells its own case («чардж после дипстрайка»), the condition shares no word with
         # it («Да, если на поле боя есть подходящие юниты …»): a permission for another case
         return None
+    if lead is not None and lead.startswith("Да, если ") and question and condition_contradicted(lead[len("Да, если "):], question):
+        return None  # «Да, если живо не меньше 25% моделей …» for a unit with «меньше 25% моделей»
     asked: tuple[str, ...] = ()
     if question:
         asked = question_predicates(question) if lang != "en" else english_predicates(question, english or ())
@@ -156,11 +171,18 @@ def _read_lead(ruling: str, lang: str, weights: dict[str, float] | None, questio
         verdict = predicate_verdict(ruling, predicates, synonyms)
         if verdict is not None and verdict[0] == "no":
             return "No." if lang == "en" else "Нет."  # the ruling denies what was asked («Монстры никогда не залегают»)
+        if verdict is None and lang != "en" and alternative(question) is not None:
+            # «Это автоматический успех или всё равно сравниваем …?»: only the ruling stating the first
+            # alternative answers it; a denial of something else («Кубик нельзя перебросить …») is no «Нет»
+            return None
         # the question asks about something no main clause of the ruling states: a permission of
         # something else («затем может развернуться» for «его убили?») is no «Да»
         unstated = bool(predicates) and verdict is None
         stated = verdict is not None  # a main clause states the asked predicate as permitted
     lead, sentence = _sentence_lead(ruling, lang, weights, question, situation)
+    if lead is not None and lead.startswith(("Нет", "No")) and stated and _denies_else(sentence, predicates, synonyms):
+        # «… по ней попадают автоматически, а она не может наносить удары» for «по ней попадают автоматически?»
+        lead = _yes(sentence, lang)
     if lead is not None and lead.startswith(("Да", "Yes")) and weights and _case_excepted(sentence, weights):
         return "No." if lang == "en" else "Нет."  # «могут прибыть …, за исключением первого раунда» for «в первом раунде»
     if lead is not None and lead.startswith(("Да", "Yes")):
@@ -173,6 +195,16 @@ def _read_lead(ruling: str, lang: str, weights: dict[str, float] | None, questio
         if question and not here and not _PERMITS.search(main_clauses(sentence)):
             return None
     return lead
+
+
+def _denies_else(sentence: str, predicates: Sequence[str], synonyms: Groups) -> bool:
+    """Whether the deciding ``sentence`` states the asked verb by its lemma in a main clause that does
+    not deny it, and no clause of it denies the verb: its denial is of something else («по ней попадают
+    автоматически, а она не может наносить удары» — the hits are automatic)."""
+    verbs = [p for p in predicates if pos(p) == "INFN"]  # an adjective of the question's noun («неуязвимый») asks nothing
+    polarities = clause_polarities(sentence, verbs, synonyms) if sentence and verbs else []
+    # the verb itself, not a word of its stem or group, and no clause denying it
+    return any(score >= 1.0 for score, _ in polarities) and all(p == "yes" for _, p in polarities)
 
 
 #: Words that permit: a «Да» the ruling states when the question's own predicate is not found in it.
@@ -220,6 +252,9 @@ def _sentence_lead(ruling: str, lang: str, weights: dict[str, float] | None, que
             order += [i for i in range(len(sentences)) if i not in order]
     if weights and situation and _excepted(sentences, seen, weights, situation):
         return ("No." if lang == "en" else "Нет."), ""
+    if weights and situation and order and situation_excepted(
+            [sentences[i] for i in order if carried[i] >= VERDICT_SHARE * best], weights, situation):
+        return ("No." if lang == "en" else "Нет."), ""  # «(за исключением отрядов, которые продвинулись вперед …)»
     for position, i in enumerate(order):
         sentence = sentences[i]
         polarity = _polarity(sentence, strong_only=not weights or position > 0)

@@ -488,8 +488,9 @@ def test_a_yes_needs_a_permission_or_the_asked_predicate_in_its_own_sentence() -
     weights = {"тест": 1.0, "характеристика": 1.0, "0": 2.0, "модель": 0.5}
     # without the question the case the condition names reads «Да, если …»
     assert str(yes_no_lead(ruling, "ru", weights)).startswith("Да, если")
-    # with it: «считается … провалом» permits nothing, and «пройти» is not stated in that sentence
-    assert yes_no_lead(ruling, "ru", weights, question) is None
+    # with it: «считается … провалом» permits nothing — no «Да, если …» off it; the fail it states answers
+    # «пройден?» (a test's outcome, kb/text/outcomes.py)
+    assert yes_no_lead(ruling, "ru", weights, question) == "Нет."
     # a permission in the deciding sentence still leads
     permitting = "Однако если у модели характеристика со значением 0, то тест можно пройти только на 1."
     assert str(yes_no_lead(permitting, "ru", weights, question)).startswith("Да, если")
