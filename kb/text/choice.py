@@ -12,7 +12,7 @@ from rulekb.kb.text.context import carried, context_scores, entry_of
 from rulekb.kb.text.passage_whole import whole_passage
 from rulekb.kb.text.runner_up import with_runner_up
 from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
-from rulekb.kb.text.steps import procedure_steps
+from rulekb.kb.text.steps import is_titled_procedure, procedure_steps
 
 __all__ = ["MAX_TEXT", "SHORT_PASSAGE", "Choice", "carried", "choose", "with_lists"]
 
@@ -113,6 +113,9 @@ def choose(
     usable = [c for c in candidates[: len(RANK_DECAY)] if c[2]]
     for rank, (node_id, kind, sentences) in enumerate(usable):
         decay = RANK_DECAY[rank]
+        if form == "procedure" and rank and headings and is_titled_procedure(
+                sentences, headings.get(node_id, ()), leading, groups, top):
+            decay = 1.0  # the procedure under the heading naming what is asked, whatever its rank
         kind_factor = 1.08 if kind == "summary" else 1.0
         scores = [_score(s, leading, numbers, form, top, groups, compared) * decay * kind_factor for s in sentences]
         scores = context_scores(sentences, scores, leading, groups, headings.get(node_id, ()) if headings else (),

@@ -4,11 +4,35 @@ and the sentence leading into the first step when no «…:» announces them (re
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 
+from rulekb.corpus.morph import morph
+from rulekb.corpus.words import WORD
+from rulekb.kb.text.context import carried
 from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
 
-__all__ = ["STEPS_LEAD", "STEPS_LEAD_SHARE", "procedure_steps", "steps_lead", "steps_span"]
+__all__ = ["STEPS_LEAD", "STEPS_LEAD_SHARE", "TITLE_SHARE", "acts", "is_titled_procedure", "procedure_steps", "steps_lead", "steps_span"]
+
+#: Parts of speech of a word that tells what to do or what happens (pymorphy3's tags): a verb in
+#: any mood, an infinitive, a short participle («считается», «убирается», «размещены»).
+_ACTING = frozenset({"VERB", "INFN", "PRTS"})
+_WORD = re.compile(WORD)
+
+
+@lru_cache(maxsize=8192)
+def acts(text: str) -> bool:
+    """Does ``text`` tell an action or what happens — a verb in it, not a list of things only?
+    A procedure's step does («•Бросьте кубик смещения и 2D6 …», «• Отряд залегает»); an item naming
+    a thing with its measure does not («•Малый маркер взрыва (3" в диаметре)»), though it is printed
+    the same way. A word the analyser reads as a verb in any of its parses counts only when that is
+    its likeliest reading."""
+    for word in _WORD.findall(text):
+        parses = morph().parse(word.lower())
+        if parses and parses[0].tag.POS in _ACTING:
+            return True
+    return False
 
 
 def procedure_steps(sentences: Sequence[Sentence], steps: Sequence[int], best: int, scores: Sequence[float],
@@ -58,3 +82,21 @@ def steps_lead(sentences: Sequence[Sentence], first: int, scores: Sequence[float
         if scores[j] >= STEPS_LEAD_SHARE * best > 0:
             return list(range(j, first))
     return []
+
+
+#: A heading names what a procedure question asks when it carries a term weighing at least this
+#: share of the question's weightiest term.
+TITLE_SHARE = 0.5
+
+
+def is_titled_procedure(sentences: Sequence[Sentence], heading: Iterable[str], weights: Mapping[str, float],
+                        groups: Mapping[str, str] | None, top: float) -> bool:
+    """Is this passage the procedure the question asks for: its heading names a weighty term of the
+    question (at least :data:`TITLE_SHARE` of the weightiest: «Смещение» for «Как отыграть смещение
+    маркера взрыва?») and it prints ordered steps that act (at least two: «•Разместите объект …»,
+    «•Бросьте кубик смещения …»)? Retrieval may rank it below a passage that prints the question's
+    other words more often (the blast markers' own passage, listing them)."""
+    named = carried(set(heading), dict(weights), groups)
+    if named < TITLE_SHARE * top:
+        return False
+    return sum(1 for x in sentences if x.mark not in NON_RULING and STEP.match(x.text) and acts(x.text)) >= 2
