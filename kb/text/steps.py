@@ -13,7 +13,7 @@ from rulekb.corpus.words import WORD
 from rulekb.kb.text.context import carried
 from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
 
-__all__ = ["STEPS_LEAD", "STEPS_LEAD_SHARE", "TITLE_SHARE", "acts", "is_titled_procedure", "procedure_steps", "steps_lead", "steps_span"]
+__all__ = ["STEPS_LEAD", "STEPS_LEAD_SHARE", "TITLE_SHARE", "acts", "close_scoring", "is_titled_procedure", "procedure_steps", "steps_lead", "steps_span"]
 
 #: Parts of speech of a word that tells what to do or what happens (pymorphy3's tags): a verb in
 #: any mood, an infinitive, a short participle («считается», «убирается», «размещены»).
@@ -100,3 +100,22 @@ def is_titled_procedure(sentences: Sequence[Sentence], heading: Iterable[str], w
     if named < TITLE_SHARE * top:
         return False
     return sum(1 for x in sentences if x.mark not in NON_RULING and STEP.match(x.text) and acts(x.text)) >= 2
+
+
+def close_scoring(sentences: Sequence[Sentence], chosen: Sequence[int], scores: Sequence[float], best: int,
+                  share: float, longest: int) -> list[int]:
+    """The ruling sentences of a procedure's passage not chosen yet that score at least ``share`` of the
+    best one, in text order, while the card stays within ``longest`` characters: the steps and the
+    sentences going on from the best one fill the card's places, and the rule closing the procedure
+    after its last step («Как только вы распределите Рану на модель, вы должны распределять Раны на
+    неё, пока она не погибнет …») scores nearly as much as the best yet stood past them."""
+    length = sum(len(sentences[j].text) + 1 for j in chosen)
+    out: list[int] = []
+    for j, x in enumerate(sentences):
+        if j in chosen or x.mark in NON_RULING or not scores[j] >= share * scores[best] > 0:
+            continue
+        if length + len(x.text) + 1 > longest:
+            break
+        out.append(j)
+        length += len(x.text) + 1
+    return out
