@@ -12,7 +12,7 @@ from rulekb.kb.text.context import carried, context_scores, entry_of
 from rulekb.kb.text.passage_whole import whole_passage
 from rulekb.kb.text.runner_up import with_runner_up
 from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
-from rulekb.kb.text.steps import close_scoring, is_titled_procedure, procedure_steps
+from rulekb.kb.text.steps import close_scoring, is_titled_procedure, procedure_opening, procedure_steps
 
 __all__ = ["MAX_TEXT", "SHORT_PASSAGE", "Choice", "carried", "choose", "with_lists"]
 
@@ -221,6 +221,8 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
             k += 1
             continue
         break
+    if form == "procedure":  # a procedure is told in order: its passage's opening leads into the best sentence
+        chosen += procedure_opening(sentences, chosen, scores, i, MAX_TEXT * 3 // 2)
     if form in CLOSE_FORMS:  # a sentence scoring nearly as much as the best, wherever it stands, rules too
         chosen += close_scoring(sentences, chosen, scores, i, CLOSE_SHARE,
                                 MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT)

@@ -13,7 +13,7 @@ from rulekb.corpus.words import WORD
 from rulekb.kb.text.context import carried
 from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
 
-__all__ = ["STEPS_LEAD", "STEPS_LEAD_SHARE", "TITLE_SHARE", "acts", "close_scoring", "is_titled_procedure", "procedure_steps", "steps_lead", "steps_span"]
+__all__ = ["STEPS_LEAD", "STEPS_LEAD_SHARE", "TITLE_SHARE", "acts", "close_scoring", "is_titled_procedure", "procedure_opening", "procedure_steps", "steps_lead", "steps_span"]
 
 #: Parts of speech of a word that tells what to do or what happens (pymorphy3's tags): a verb in
 #: any mood, an infinitive, a short participle («считается», «убирается», «размещены»).
@@ -119,3 +119,25 @@ def close_scoring(sentences: Sequence[Sentence], chosen: Sequence[int], scores: 
         out.append(j)
         length += len(x.text) + 1
     return out
+
+
+def procedure_opening(sentences: Sequence[Sentence], chosen: Sequence[int], scores: Sequence[float], best: int,
+                      longest: int) -> list[int]:
+    """The ruling sentences leading back from a procedure's best sentence to its passage's opening, when
+    they all fit with the chosen ones in ``longest`` characters; else none. A procedure is told in
+    order: its first step is often the passage's opening, in prose, carrying few of the question's
+    words («Каждую атаку начинают с передвижения инициатора атаки … Инициатор атаки — всегда модель
+    ближайшая к врагу …» before «После передвижения первой модели вы можете переместить остальные …»).
+    The way back stops at a sentence that does not rule and at two in a row carrying nothing the
+    question asks (another matter told between); the sentences carrying nothing at its far end are
+    left out."""
+    run: list[int] = []
+    for j in range(best - 1, -1, -1):
+        if sentences[j].mark in NON_RULING or (scores[j] <= 0 and run and scores[run[-1]] <= 0):
+            break
+        run.append(j)
+    while run and scores[run[-1]] <= 0:
+        run.pop()
+    opening = [j for j in reversed(run) if j not in chosen]
+    length = sum(len(sentences[j].text) + 1 for j in (*chosen, *opening))
+    return opening if length <= longest else []
