@@ -171,9 +171,11 @@ NEIGHBOUR = 0.6
 TIED = 0.95
 #: … and when at least this many are, they are all shown (within the card's length).
 TIED_SENTENCES = 3
-#: Forms whose card shows every sentence of the chosen passage scoring :data:`CLOSE_SHARE` of the best
-#: one, wherever it stands (:func:`rulekb.kb.text.steps.close_scoring`); a yes/no or number card's lead
-#: is read off its sentences, and more of them changed verdicts and measures both ways.
+#: Forms whose card shows its passage's opening leading into the best sentence
+#: (:func:`rulekb.kb.text.steps.procedure_opening`) and every sentence of the chosen passage scoring
+#: :data:`CLOSE_SHARE` of the best one, wherever it stands (:func:`rulekb.kb.text.steps.close_scoring`);
+#: a yes/no or number card's lead is read off its sentences, and more of them changed verdicts and
+#: measures both ways.
 CLOSE_FORMS = ("procedure", "lookup")
 #: … the share (0.6 measured the same; at 0.5 one row gained and one lost). A sentence carrying
 #: half as much again as the others still leads alone (two thirds of it stay out).
@@ -221,11 +223,12 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
             k += 1
             continue
         break
-    if form == "procedure":  # a procedure is told in order: its passage's opening leads into the best sentence
-        chosen += procedure_opening(sentences, chosen, scores, i, MAX_TEXT * 3 // 2)
-    if form in CLOSE_FORMS:  # a sentence scoring nearly as much as the best, wherever it stands, rules too
-        chosen += close_scoring(sentences, chosen, scores, i, CLOSE_SHARE,
-                                MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT)
+    if form in CLOSE_FORMS:
+        room = MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT
+        # a rule is told in order: its passage's opening leads into the best sentence …
+        chosen += procedure_opening(sentences, chosen, scores, i, room)
+        # … and a sentence scoring nearly as much as the best, wherever it stands, rules too
+        chosen += close_scoring(sentences, chosen, scores, i, CLOSE_SHARE, room)
     covered = set().union(*(sentences[j].lemmas for j in chosen))
     total = carried(sentences[i].lemmas, weights, groups) or 1.0  # what the best carries
     while len(chosen) - extra < MAX_SENTENCES:
