@@ -171,11 +171,10 @@ NEIGHBOUR = 0.6
 TIED = 0.95
 #: … and when at least this many are, they are all shown (within the card's length).
 TIED_SENTENCES = 3
-#: Forms whose card shows its passage's opening leading into the best sentence
-#: (:func:`rulekb.kb.text.steps.procedure_opening`) and every sentence of the chosen passage scoring
-#: :data:`CLOSE_SHARE` of the best one, wherever it stands (:func:`rulekb.kb.text.steps.close_scoring`);
-#: a yes/no or number card's lead is read off its sentences, and more of them changed verdicts and
-#: measures both ways.
+#: Forms whose card shows every sentence of the chosen passage scoring :data:`CLOSE_SHARE` of the best
+#: one, wherever it stands (:func:`rulekb.kb.text.steps.close_scoring`); a yes/no or number card's lead
+#: is read off its sentences, and more of them changed verdicts and measures both ways. A procedure's
+#: card also opens with its passage's opening (:func:`rulekb.kb.text.steps.procedure_opening`).
 CLOSE_FORMS = ("procedure", "lookup")
 #: … the share (0.6 measured the same; at 0.5 one row gained and one lost). A sentence carrying
 #: half as much again as the others still leads alone (two thirds of it stay out).
@@ -225,8 +224,8 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
         break
     if form in CLOSE_FORMS:
         room = MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT
-        # a rule is told in order: its passage's opening leads into the best sentence …
-        chosen += procedure_opening(sentences, chosen, scores, i, room)
+        if form == "procedure":  # a procedure is told in order: its passage's opening leads into the best sentence …
+            chosen += procedure_opening(sentences, chosen, scores, i, room)
         # … and a sentence scoring nearly as much as the best, wherever it stands, rules too
         chosen += close_scoring(sentences, chosen, scores, i, CLOSE_SHARE, room)
     covered = set().union(*(sentences[j].lemmas for j in chosen))

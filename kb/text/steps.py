@@ -123,9 +123,9 @@ def close_scoring(sentences: Sequence[Sentence], chosen: Sequence[int], scores: 
 
 def procedure_opening(sentences: Sequence[Sentence], chosen: Sequence[int], scores: Sequence[float], best: int,
                       longest: int) -> list[int]:
-    """The ruling sentences leading back from a procedure's (or a lookup's) best sentence to its
-    passage's opening, when they all fit with the chosen ones in ``longest`` characters; else none. A
-    rule is told in order: its first step is often the passage's opening, in prose, carrying few of the question's
+    """The ruling sentences leading back from a procedure's best sentence to its passage's opening,
+    when they all fit with the chosen ones in ``longest`` characters; else none. A procedure is told
+    in order: its first step is often the passage's opening, in prose, carrying few of the question's
     words («Каждую атаку начинают с передвижения инициатора атаки … Инициатор атаки — всегда модель
     ближайшая к врагу …» before «После передвижения первой модели вы можете переместить остальные …»).
     The way back stops at a sentence that does not rule and at two in a row carrying nothing the

@@ -60,8 +60,6 @@ def test_the_opening_joins_a_long_procedure_passage() -> None:
     assert len(" ".join(x.text for x in told)) > SHORT_PASSAGE
     choice = choose([("charge", "rule", told)], weights, set(), "procedure")
     assert choice is not None and choice.text.startswith(f"{FIRST} {SECOND} {LATER}")
-    lookup = choose([("charge", "rule", told)], weights, set(), "lookup")  # a lookup's rule is told in order too
-    assert lookup is not None and lookup.text.startswith(f"{FIRST} {SECOND} {LATER}")
     number = choose([("charge", "rule", told)], weights, set(), "number")
     assert number is not None and not number.text.startswith(FIRST)
     apart = [Sentence.read(t) for t in (FIRST, FILLER, FILLER.replace("Отряд", "Юнит"), LATER, *after)]
