@@ -8,11 +8,12 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from rulekb.kb.text import steps as told
 from rulekb.kb.text.context import carried, context_scores, entry_of
 from rulekb.kb.text.passage_whole import whole_passage
 from rulekb.kb.text.runner_up import with_runner_up
 from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
-from rulekb.kb.text.steps import close_scoring, is_titled_procedure, procedure_opening, procedure_steps
+from rulekb.kb.text.steps import is_titled_procedure, procedure_opening, procedure_steps
 
 __all__ = ["MAX_TEXT", "SHORT_PASSAGE", "Choice", "carried", "choose", "with_lists"]
 
@@ -171,14 +172,6 @@ NEIGHBOUR = 0.6
 TIED = 0.95
 #: … and when at least this many are, they are all shown (within the card's length).
 TIED_SENTENCES = 3
-#: Forms whose card shows every sentence of the chosen passage scoring :data:`CLOSE_SHARE` of the best
-#: one, wherever it stands (:func:`rulekb.kb.text.steps.close_scoring`); a yes/no or number card's lead
-#: is read off its sentences, and more of them changed verdicts and measures both ways. A procedure's
-#: card also opens with its passage's opening (:func:`rulekb.kb.text.steps.procedure_opening`).
-CLOSE_FORMS = ("procedure", "lookup")
-#: … the share (0.6 measured the same; at 0.5 one row gained and one lost). A sentence carrying
-#: half as much again as the others still leads alone (two thirds of it stay out).
-CLOSE_SHARE = 0.7
 #: At most this many sentences from one passage.
 MAX_SENTENCES = 4
 #: At most this many steps of a procedure's ordered list.
@@ -222,12 +215,12 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
             k += 1
             continue
         break
-    if form in CLOSE_FORMS:
+    if form in told.CLOSE_FORMS:
         room = MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT
         if form == "procedure":  # a procedure is told in order: its passage's opening leads into the best sentence …
             chosen += procedure_opening(sentences, chosen, scores, i, room)
         # … and a sentence scoring nearly as much as the best, wherever it stands, rules too
-        chosen += close_scoring(sentences, chosen, scores, i, CLOSE_SHARE, room)
+        chosen += told.close_scoring(sentences, chosen, scores, i, told.CLOSE_SHARE, room)
     covered = set().union(*(sentences[j].lemmas for j in chosen))
     total = carried(sentences[i].lemmas, weights, groups) or 1.0  # what the best carries
     while len(chosen) - extra < MAX_SENTENCES:

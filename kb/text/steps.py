@@ -13,7 +13,7 @@ from rulekb.corpus.words import WORD
 from rulekb.kb.text.context import carried
 from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
 
-__all__ = ["STEPS_LEAD", "STEPS_LEAD_SHARE", "TITLE_SHARE", "acts", "close_scoring", "is_titled_procedure", "procedure_opening", "procedure_steps", "steps_lead", "steps_span"]
+__all__ = ["CLOSE_FORMS", "CLOSE_SHARE", "STEPS_LEAD", "STEPS_LEAD_SHARE", "TITLE_SHARE", "acts", "close_scoring", "is_titled_procedure", "procedure_opening", "procedure_steps", "steps_lead", "steps_span"]
 
 #: Parts of speech of a word that tells what to do or what happens (pymorphy3's tags): a verb in
 #: any mood, an infinitive, a short participle («считается», «убирается», «размещены»).
@@ -100,6 +100,16 @@ def is_titled_procedure(sentences: Sequence[Sentence], heading: Iterable[str], w
     if named < TITLE_SHARE * top:
         return False
     return sum(1 for x in sentences if x.mark not in NON_RULING and STEP.match(x.text) and acts(x.text)) >= 2
+
+
+#: Forms whose card shows every sentence of the chosen passage scoring :data:`CLOSE_SHARE` of the best
+#: one, wherever it stands (:func:`close_scoring`); a yes/no or number card's lead
+#: is read off its sentences, and more of them changed verdicts and measures both ways. A procedure's
+#: card also opens with its passage's opening (:func:`procedure_opening`).
+CLOSE_FORMS = ("procedure", "lookup")
+#: … the share (0.6 measured the same; at 0.5 one row gained and one lost). A sentence carrying
+#: half as much again as the others still leads alone (two thirds of it stay out).
+CLOSE_SHARE = 0.7
 
 
 def close_scoring(sentences: Sequence[Sentence], chosen: Sequence[int], scores: Sequence[float], best: int,
