@@ -8,11 +8,12 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from rulekb.kb.text import steps as told
 from rulekb.kb.text.context import carried, context_scores, entry_of
 from rulekb.kb.text.passage_whole import whole_passage
 from rulekb.kb.text.runner_up import with_runner_up
 from rulekb.kb.text.sentences import NON_RULING, STEP, Sentence
-from rulekb.kb.text.steps import procedure_steps
+from rulekb.kb.text.steps import is_titled_procedure, procedure_opening, procedure_steps
 
 __all__ = ["MAX_TEXT", "SHORT_PASSAGE", "Choice", "carried", "choose", "with_lists"]
 
@@ -113,6 +114,9 @@ def choose(
     usable = [c for c in candidates[: len(RANK_DECAY)] if c[2]]
     for rank, (node_id, kind, sentences) in enumerate(usable):
         decay = RANK_DECAY[rank]
+        if form == "procedure" and rank and headings and is_titled_procedure(
+                sentences, headings.get(node_id, ()), leading, groups, top):
+            decay = 1.0  # the procedure under the heading naming what is asked, whatever its rank
         kind_factor = 1.08 if kind == "summary" else 1.0
         scores = [_score(s, leading, numbers, form, top, groups, compared) * decay * kind_factor for s in sentences]
         scores = context_scores(sentences, scores, leading, groups, headings.get(node_id, ()) if headings else (),
@@ -211,6 +215,12 @@ def _expand(sentences: Sequence[Sentence], i: int, scores: Sequence[float], form
             k += 1
             continue
         break
+    if form in told.CLOSE_FORMS:
+        room = MAX_TEXT * 3 // 2 if form == "procedure" else MAX_TEXT
+        if form == "procedure":  # a procedure is told in order: its passage's opening leads into the best sentence …
+            chosen += procedure_opening(sentences, chosen, scores, i, room)
+        # … and a sentence scoring nearly as much as the best, wherever it stands, rules too
+        chosen += told.close_scoring(sentences, chosen, scores, i, told.CLOSE_SHARE, room)
     covered = set().union(*(sentences[j].lemmas for j in chosen))
     total = carried(sentences[i].lemmas, weights, groups) or 1.0  # what the best carries
     while len(chosen) - extra < MAX_SENTENCES:

@@ -143,6 +143,16 @@ def _split_glued(sentences: Sequence[str]) -> list[str]:
     return [s for s in out if s]
 
 
+#: A sentence of at least this many words ending with a stop is complete though one of its brackets is
+#: never closed (the source lost it: «… (например, ГУРОН ЧЕРНОЕ СЕРДЦЕ Правила, позволяющие …
+#: всегда разрешаются после шага «Развертывание армий» …»): it rules, it is no cut text.
+COMPLETE_WORDS = 12
+
+
+def _complete(text: str, words: Sequence[str]) -> bool:
+    return len(words) >= COMPLETE_WORDS and bool(re.search(r"[.!?]$", text))
+
+
 def mark_one(text: str, kind: str, position: int, count: int) -> str:
     """The mark of one sentence of a leaf of ``kind`` (see the module docstring)."""
     stripped = text.strip()
@@ -156,7 +166,7 @@ def mark_one(text: str, kind: str, position: int, count: int) -> str:
         return "heading"
     if stripped.isupper() and len(words) <= 8 and not has_number:
         return "heading"
-    if stripped.count("(") > stripped.count(")") or _CUT.search(stripped):
+    if _CUT.search(stripped) or (stripped.count("(") > stripped.count(")") and not _complete(stripped, words)):
         return "fragment"
     body = re.sub(r"^\[[^\]]+\]\s*", "", stripped)
     if _NAMING.search(body) and not re.search(r"\b(можно|нельзя|не\s+мо\w+|должн\w*|если|когда|каждый|позволя\w*|\d)\b", body, re.I) \

@@ -22,6 +22,13 @@ def test_marks() -> None:
     assert mark_one("Поэтому он получает 2 смертельные раны.", "example", 1, 3) == "example-result"
 
 
+def test_a_complete_sentence_whose_bracket_the_source_lost_rules() -> None:
+    lost = ("Правила, позволяющие отряду перемещаться после расстановки (например, способность «Засада» "
+            "всегда разрешаются после шага «Расстановка» и до броска за первый ход.")
+    assert mark_one(lost, "rule", 0, 2) == "rule"
+    assert mark_one("Отряд, стоящий в укрытии (например, в руинах", "rule", 0, 2) == "fragment"  # cut, short
+
+
 def test_a_cut_reference_is_joined_to_what_follows() -> None:
     marked = mark_sentences(["Подробнее в главе о движении (см. стр.", "10), каждая модель должна стоять в 2\"."], "rule")
     assert len(marked) == 1 and marked[0][0].endswith('2".')
