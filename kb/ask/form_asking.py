@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from rulekb.kb.text.analysis import lemma
 from rulekb.kb.text.asked import CLAUSE_SPLIT, SUBORDINATE, WORD, asking_sentence, pos
 
 __all__ = ["WH_RU", "asking_words", "infinitive_asks", "main_clauses_ask"]
@@ -72,7 +73,8 @@ def main_clauses_ask(text: str) -> bool:
 
 
 #: A quoted name (a rule's, an ability's): its words are the name's, not the question's.
-_QUOTED = re.compile(r"«[^»]*»|\"[^\"]*\"")
+#: An ASCII «"» after a digit is an inch mark («в 9" от отряда»), it quotes nothing.
+_QUOTED = re.compile(r"«[^»]*»|(?<!\d)\"[^\"]*(?<!\d)\"")
 #: A clause opening with a question word («что это уже был мой переброс», «где стоит враг»).
 _WH_OPENING = re.compile(r"^\s*(?:и\s+|а\s+)?" + WH_RU.pattern, re.IGNORECASE)
 
@@ -113,4 +115,11 @@ def infinitive_asks(text: str) -> bool:
     («закончить ход на маркере цели», «стрелять после рывка?»): it asks whether that may be done, as
     «можно …?» does."""
     words = WORD.findall(text.lower())
-    return bool(words) and pos(words[0]) == "INFN" and not WH_RU.search(asking_words(text))
+    return (bool(words) and pos(words[0]) == "INFN" and lemma(words[0]) not in _FINDING_OUT
+            and not WH_RU.search(asking_words(text)))
+
+
+#: Infinitives of finding out or computing: «Определить видимость через руины» asks how, not whether.
+_FINDING_OUT = frozenset({"определить", "определять", "рассчитать", "рассчитывать", "посчитать", "считать", "подсчитать",
+                          "подсчитывать", "вычислить", "вычислять", "измерить", "измерять", "узнать", "узнавать",
+                          "проверить", "проверять", "понять", "понимать", "найти", "находить"})

@@ -16,7 +16,10 @@ __all__ = ["CLAUSE_SPLIT", "MODALS", "SUBORDINATE", "WORD", "EnglishVocabulary",
 
 #: Modal and linking words of a question: they ask, they are not what is asked.
 _MODALS = frozenset({"мочь", "можно", "нельзя", "должный", "обязать", "обязан", "нужно", "надо", "следовать",
-                     "быть", "являться", "получаться", "разрешаться", "позволять", "иметь", "стоить"})
+                     "быть", "являться", "получаться", "разрешаться", "позволять", "иметь", "стоить",
+                     # words judging what was told («разрешено ли это?», «так правильно?»)
+                     "разрешить", "разрешенный", "разрешено", "допустимый", "допустимо", "законный", "законно",
+                     "правильный", "правильно", "верный", "верно", "нормальный", "нормально"})
 MODALS = _MODALS
 #: A clause of the question or the ruling that states a condition or a purpose, not the verdict.
 SUBORDINATE = re.compile(r"^(?:и\s+|а\s+|но\s+)?(?:если|когда|пока|котор\w*|чтобы|дабы|после\s+того|раз|где|при\s+условии"
@@ -82,14 +85,21 @@ def alternative(question: str) -> str | None:
     «всё-таки»); two objects of one verb («из пистолета или из болтера») are one question. ``None`` for
     any other question."""
     asking = _told(question)[2]
-    found = _OR.search(asking)
-    if found is None or re.search(r"\bли\b", asking[:found.start()]):
-        return None
-    after = asking[found.end():]
-    if re.match(r"(?:все\s+равно|же|все-таки|всетаки)\b", after) or any(
-            pos(w) == "VERB" and lemma(w) not in _MODALS for w in WORD.findall(after)):
-        return asking[:found.start()]
+    for found in _OR.finditer(asking):
+        if re.search(r"\bли\b", asking[:found.start()]):
+            return None
+        clause = _CLAUSE_START.split(asking[:found.start()])[-1].strip()
+        if SUBORDINATE.match(clause) or re.search(r"\bкотор", clause):
+            continue  # «Если модель стреляла или двигалась, …», «Отряд, который стрелял или двигался, …»: a condition's «или»
+        after = _CLAUSE_START.split(asking[found.end():])[0]  # the second alternative's verb is in the same clause
+        if re.match(r"(?:все\s+равно|же|все-таки|всетаки)\b", after) or any(
+                pos(w) == "VERB" and lemma(w) not in _MODALS for w in WORD.findall(after)):
+            return asking[:found.start()]
     return None
+
+
+#: Where a clause of the asking sentence opens or ends: a comma, a bracket, a dash.
+_CLAUSE_START = re.compile(r"[,;:()]|\s[—–-]\s")
 
 
 @lru_cache(maxsize=2048)
@@ -140,12 +150,16 @@ def _content(clause: str, out: list[str]) -> None:
 #: A word asked about with «ли» («срабатывают ли», «может ли»): the verbs told before it in the same
 #: sentence («… снял лишние модели срабатывают ли на них абилки …») are the situation, not the predicate.
 _ASKED_WITH_LI = re.compile(r"[а-яё]+\s+ли\b")
+#: «ли» pointing back at what was told («… ли это», «… ли так», «… ли такое»).
+_POINTING_BACK = re.compile(r"\s+(?:это|так|такое)\b")
 
 
 def _predicates(text: str) -> tuple[str, ...]:
     out: list[str] = []
     asked = _ASKED_WITH_LI.search(text)
-    if asked is not None and pos(asked.group().split()[0]) in ("VERB", "ADJS", "PRTS", "PRED"):
+    if (asked is not None and pos(asked.group().split()[0]) in ("VERB", "ADJS", "PRTS", "PRED")
+            and lemma(asked.group().split()[0]) not in _MODALS and not _POINTING_BACK.match(text, asked.end())):
+        # «разрешено ли это?», «допустимо ли так?» judge the verbs told before them: no cut
         text = text[asked.start():]
     for clause in CLAUSE_SPLIT.split(text):
         if not clause or SUBORDINATE.match(clause):

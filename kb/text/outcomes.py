@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 
 from rulekb.kb.text.analysis import lemma
-from rulekb.kb.text.asked import WORD, alternative, asking_sentence, pos
+from rulekb.kb.text.asked import CLAUSE_SPLIT, SUBORDINATE, WORD, alternative, asking_sentence, pos
 
 __all__ = ["FAIL", "PASS", "asked_outcome", "outcome_verdict"]
 
@@ -38,31 +38,55 @@ def _numbers(text: str) -> set[str]:
     return set(_NUMBER.findall(text)) | {n for w, n in _NUMBER_WORDS.items() if w in words}
 
 
-def _outcome(text: str) -> str | None:
-    """``"pass"`` or ``"fail"``: the outcome ``text`` states (a negated one is the other: «не пройден»),
-    ``None`` for none or both; an infinitive states none."""
+#: Words denying what follows them in a clause («не считается успехом», «никогда не бывает успешным»).
+_DENIAL = frozenset({"не", "ни", "никогда"})
+#: Negations that limit a measure («не больше лидерства»), they deny no outcome.
+_LIMITING = re.compile(r"\bне\s+(?:более|менее|больше|меньше|ближе|дальше|только|раньше|позднее|позже)\b")
+
+
+def _outcome(text: str, asking: bool = False) -> str | None:
+    """``"pass"`` or ``"fail"``: the outcome ``text`` states (a negated one is the other: «не пройден», «не
+    считается успехом»: «не», «ни», «никогда» anywhere before it in its clause), ``None`` for none or both;
+    an infinitive states none. ``asking``: only the main clauses of a question count, and there an
+    attributive word before its noun («после проваленного теста») states no outcome — the question tells
+    it, it does not ask it."""
     found: set[str] = set()
-    words = WORD.findall(text.lower())
-    for k, word in enumerate(words):
-        if pos(word) == "INFN":
-            continue  # «проходить только на …?», «тест можно пройти только на 1»: how a test may be taken, not how it ended
-        lem = lemma(word)
-        kind = "pass" if lem in PASS else "fail" if lem in FAIL else None
-        if kind is not None:
-            if k and words[k - 1] == "не":
-                kind = "fail" if kind == "pass" else "pass"
-            found.add(kind)
+    for clause in CLAUSE_SPLIT.split(_LIMITING.sub(" ", text.lower().replace("ё", "е"))):
+        if asking and SUBORDINATE.match(clause):
+            continue  # «Если тест провален, весь отряд уничтожается?» asks no outcome
+        words = WORD.findall(clause)
+        denied = False
+        for k, word in enumerate(words):
+            if word in _DENIAL:
+                denied = True
+                continue
+            part = pos(word)
+            if part == "INFN":
+                continue  # «проходить только на …?», «тест можно пройти только на 1»: how a test may be taken, not how it ended
+            if asking and part in ("ADJF", "PRTF") and k + 1 < len(words) and pos(words[k + 1]) == "NOUN":
+                continue  # «после проваленного теста», but «это автоматический успех?», «бросок успешный?»
+            lem = lemma(word)
+            kind = "pass" if lem in PASS else "fail" if lem in FAIL else None
+            if kind is not None:
+                if denied:
+                    kind = "fail" if kind == "pass" else "pass"
+                found.add(kind)
     return next(iter(found)) if len(found) == 1 else None
+
+
+#: A situation told before a dash in the asking sentence («Тест провален — весь отряд уничтожается?»).
+_TOLD_DASH = re.compile(r"^.*\s[—–-]\s")
 
 
 def asked_outcome(question: str) -> str | None:
     """The outcome a yes/no question asks about («… тест пройден, даже с модификаторами?» → pass; «Это
     автоматический успех или …?» → pass, its first alternative), ``None`` for a question asking for a
-    permission or stating no outcome."""
+    permission or stating no outcome in the main clause that asks (an outcome in its condition, «Если тест
+    провален, …?», or told before a dash, is the case told, not the one asked)."""
     asking = alternative(question) or asking_sentence(question.lower().replace("ё", "е"))
     if _MODAL.search(asking):
         return None
-    return _outcome(asking)
+    return _outcome(_TOLD_DASH.sub(" ", asking), asking=True)
 
 
 def outcome_verdict(ruling: str, question: str, weights: Mapping[str, float]) -> str | None:

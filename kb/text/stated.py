@@ -14,13 +14,16 @@ from rulekb.kb.text.analysis import lemma
 from rulekb.kb.text.asked import CLAUSE_SPLIT, SUBORDINATE, WORD, pos
 from rulekb.kb.text.verdict_cases import APPLYING
 
-__all__ = ["LIGHT_VERBS", "Groups", "clause_polarities", "predicate_verdict", "stated_predicate"]
+__all__ = ["LIGHT_VERBS", "SENTENCE_END", "Groups", "clause_polarities", "predicate_verdict", "skips_participle_phrase",
+           "stated_predicate"]
 
 #: Negations that limit a measure («не более 6"», «не только») rather than deny.
 _LIMITING = re.compile(r"\bне\s+(?:более|менее|больше|меньше|ближе|дальше|только|раньше|позднее|позже)\b", re.I)
 #: An example or a pointer in brackets («(например, способность «Кровавый всплеск» …, срабатывающая после
 #: уничтожения …)», «(см. стр. 16)»): it illustrates, it rules nothing.
-_EXAMPLE = re.compile(r"\(\s*(?:например|напр\.|см\.|смотрите|e\.g\.|for\s+example|see)\b[^()]*(?:\([^()]*\)[^()]*)*\)", re.I)
+_EXAMPLE = re.compile(r"\(\s*(?:(?:например|смотрите|see|for\s+example)\b|напр\.|см\.|e\.g\.)[^()]*(?:\([^()]*\)[^()]*)*\)", re.I)
+#: A sentence's end, not an abbreviation's dot («(см. стр. 12)», «(напр. …)», "e.g.").
+SENTENCE_END = re.compile(r"(?<![Нн]апр\.)(?<![Сс]м\.)(?<![Сс]тр\.)(?<!e\.g\.)(?<=[.!?;])\s+")
 _DENIAL = re.compile(r"\b(?:не|нельзя|никогда|ни)\b", re.I)
 #: Verbal prefixes too common for four letters of a stem to be the same word.
 _PREFIXES = frozenset({"пере", "пред", "подо", "пода", "разо", "расс", "расп", "прои", "пров", "прим", "прив", "прид",
@@ -110,11 +113,25 @@ def stated_predicate(ruling: str, predicates: Sequence[str], groups: Groups = ()
     («если …», «которому оно не может навредить») never decide. The score: how much of the predicate
     the clause states (1 a word for its lemma, 0.5 for its stem or another light verb)."""
     best: tuple[float, str, str] | None = None
-    for sentence in (x for x in re.split(r"(?<=[.!?;])\s+", ruling) if x.strip()):
+    for sentence in (x for x in SENTENCE_END.split(ruling) if x.strip()):
         for score, polarity in clause_polarities(sentence, predicates, groups):
             if best is None or score > best[0]:
                 best = (score, polarity, sentence)
     return best
+
+
+def _participle_phrase(words: Sequence[str]) -> bool:
+    """Whether a clause after the first is a participle's phrase after its noun («Номера расчёта,
+    стреляющие из орудия, …»): it qualifies the noun as «который …» does. A participle before a noun of
+    its own and a finite verb («…, атакованная модель не может наносить удары») open a main clause."""
+    if not words or pos(words[0]) != "PRTF":
+        return False
+    return not (len(words) > 1 and pos(words[1]) == "NOUN" and any(pos(w) == "VERB" for w in words[2:]))
+
+
+def skips_participle_phrase(sentence: str) -> bool:
+    """Whether :func:`clause_polarities` sets aside a clause of ``sentence`` as a participle's phrase."""
+    return any(n and _participle_phrase(WORD.findall(c)) for n, c in enumerate(CLAUSE_SPLIT.split(_EXAMPLE.sub(" ", sentence))))
 
 
 def clause_polarities(sentence: str, predicates: Sequence[str], groups: Groups = ()) -> list[tuple[float, str]]:
@@ -133,9 +150,7 @@ def clause_polarities(sentence: str, predicates: Sequence[str], groups: Groups =
         if not clause or SUBORDINATE.match(clause):
             continue
         words = WORD.findall(clause)
-        if n and words and pos(words[0]) == "PRTF":
-            # a participle's phrase after its noun («Номера расчёта, стреляющие из орудия, …») qualifies
-            # it as «который …» does («Стреляющие модели всегда могут …» opens a main clause)
+        if n and _participle_phrase(words):
             continue
         found: dict[str, float] = {}
         first = len(words)

@@ -100,13 +100,13 @@ _NOT_AFTER = frozenset({"нет", "нету"})
 _CONTENT = frozenset({"NOUN", "ADJF", "ADJS", "COMP", "VERB", "INFN", "PRTF", "PRTS"})
 
 
-def _polar_words(text: str) -> dict[str, bool]:
+def _polar_words(text: str, kinds: frozenset[str] = _CONTENT) -> dict[str, bool]:
     """Each content word of ``text`` (its lemma, four letters or more, not a modal) → whether it is negated: «не»
     before it («не меньше»), «нет» after it («персонажа нет»)."""
     words = [w.lower().replace("ё", "е") for w in _WORDS.findall(text)]
     out: dict[str, bool] = {}
     for k, word in enumerate(words):
-        if word in _NOT_BEFORE or word in _NOT_AFTER or len(word) < 4 or pos(word) not in _CONTENT:
+        if word in _NOT_BEFORE or word in _NOT_AFTER or len(word) < 4 or pos(word) not in kinds:
             continue  # «не только» negates a particle, not a case
         negated = (k > 0 and words[k - 1] in _NOT_BEFORE) or (k + 1 < len(words) and words[k + 1] in _NOT_AFTER)
         lem = lemma(word)
@@ -121,14 +121,20 @@ def condition_contradicted(condition: str, question: str) -> bool:
     или в нём независимый персонаж» for a unit with «меньше 25% моделей, независимого персонажа нет»):
     the permission is for the other case, it answers nothing."""
     asked = _polar_words(question)
-    return any(word in asked and asked[word] != negated for word, negated in _polar_words(condition).items())
+    # a comparative («меньше») or a noun («персонажа нет»), not a verb: «не находится в зоне» and «находится
+    # … вне зоны» say the same
+    return any(word in asked and asked[word] != negated for word, negated in _polar_words(condition, _POLAR).items())
+
+
+#: The words whose polarity a condition and a told case compare: comparatives and nouns.
+_POLAR = frozenset({"COMP", "NOUN"})
 
 
 #: An exception a ruling states inline: in brackets, up to the closing one («Отряд из вашей армии (за
 #: исключением отрядов, которые продвинулись вперед, отступили или произвели выстрелы в этом ходу)»), or up
 #: to its clause's end, with the relative clauses it goes on with («…, кроме отрядов, которые стреляли, …»).
-_BRACKETED_EXCEPTION = re.compile(r"\(\s*(?:за\s+исключением|кроме|except(?:\s+for)?|other\s+than)\s+([^()]{3,200})\)", re.I)
-_CLAUSE_EXCEPTION = re.compile(r"\b(?:за\s+исключением|кроме|except(?:\s+for)?|other\s+than)\s+([^.;:,()]{3,80}"
+_BRACKETED_EXCEPTION = re.compile(r"\(\s*(?:за\s+исключением|кроме(?!\s+(?:того|этого|прочего)\b)|except(?:\s+for)?|other\s+than)\s+([^()]{3,200})\)", re.I)
+_CLAUSE_EXCEPTION = re.compile(r"\b(?:за\s+исключением|кроме(?!\s+(?:того|этого|прочего)\b)|except(?:\s+for)?|other\s+than)\s+([^.;:,()]{3,80}"
                                r"(?:,\s*(?:котор\w+|которые|who|that)\s[^.;:,()]{3,120})?)", re.I)
 
 
@@ -137,12 +143,15 @@ _TIME_FRAME = re.compile(r"\b(?:в|во|на|до)\s+(?:это\w*|т\w{1,2}\s+ж
                          r"|\b(?:this|that|the\s+same)\s+(?:turn|phase|round)\b", re.I)
 
 
-def situation_excepted(sentences: Sequence[str], weights: Mapping[str, float], situation: Collection[str]) -> bool:
+def situation_excepted(sentences: Sequence[str], weights: Mapping[str, float], situation: Collection[str],
+                       ruling: Sequence[str] | None = None) -> bool:
     """Whether one of ``sentences`` (the ruling sentences that carry the question) excepts inline a case
     that states a word of the question's ``situation`` no other words of the ruling state («Мой отряд
     сделал адванс … гранаты … Так можно?» against «Отряд из вашей армии (за исключением отрядов, которые
     продвинулись вперед …)»): the told case is the exception, the answer «Нет». ``situation`` maps each
-    term to the condition word it stands for (a word counts once, by any of its terms)."""
+    term to the condition word it stands for (a word counts once, by any of its terms). ``ruling``: all
+    the ruling's sentences, the other words looked at (a weaker sentence lifting the exception, «Отряды с
+    правилом «Штурм» игнорируют это»); ``sentences`` by default."""
     group = situation.get if isinstance(situation, Mapping) else (lambda t, d=None: t)
 
     def words(text: str) -> set[object]:
@@ -154,7 +163,7 @@ def situation_excepted(sentences: Sequence[str], weights: Mapping[str, float], s
         if not found:
             continue
         excepted = set().union(*(words(_TIME_FRAME.sub(" ", m.group(1))) for m in found))
-        rest = " ".join(x for x in sentences if x != sentence)
+        rest = " ".join(x for x in (sentences if ruling is None else ruling) if x != sentence)
         outside = words(rest + " " + _BRACKETED_EXCEPTION.sub(" ", _CLAUSE_EXCEPTION.sub(" ", sentence)))
         if excepted - outside:
             return True

@@ -20,8 +20,14 @@ from rulekb.kb.text.asked import (
     question_predicates,
     question_situation,
 )
-from rulekb.kb.text.outcomes import outcome_verdict
-from rulekb.kb.text.stated import Groups, clause_polarities, predicate_verdict, stated_predicate
+from rulekb.kb.text.outcomes import asked_outcome, outcome_verdict
+from rulekb.kb.text.stated import (
+    Groups,
+    clause_polarities,
+    predicate_verdict,
+    skips_participle_phrase,
+    stated_predicate,
+)
 from rulekb.kb.text.verdict_cases import (
     APPLYING,
     PERMITS,
@@ -143,6 +149,8 @@ def yes_no_lead(ruling: str, lang: str = "ru", weights: dict[str, float] | None 
     outcome = outcome_verdict(ruling, question, weights) if question and weights and lang != "en" else None
     if outcome is not None:
         return "Да." if outcome == "yes" else "Нет."  # «… это всегда считается автоматическим провалом» for «пройден?»
+    if question and weights and lang != "en" and not question_predicates(question, True) and asked_outcome(question) is not None:
+        return None  # «Это автоматический успех?»: only a ruling stating an outcome answers; «Кубик нельзя перебросить …» is no «Нет»
     lead = _read_lead(ruling, lang, weights, question, english, situation, synonyms)
     if lead is not None and lead.startswith("Да, если ") and weights and question and question_situation(question) and (
             not any(weights.get(t, 0.0) > 0 for t in lemmas(lead[len("Да, если "):]))):
@@ -202,7 +210,9 @@ def _denies_else(sentence: str, predicates: Sequence[str], synonyms: Groups) -> 
     not deny it, and no clause of it denies the verb: its denial is of something else («по ней попадают
     автоматически, а она не может наносить удары» — the hits are automatic)."""
     verbs = [p for p in predicates if pos(p) == "INFN"]  # an adjective of the question's noun («неуязвимый») asks nothing
-    polarities = clause_polarities(sentence, verbs, synonyms) if sentence and verbs else []
+    if not sentence or not verbs or skips_participle_phrase(sentence):
+        return False  # a clause not read may deny the verb: only a sentence read whole turns its «Нет»
+    polarities = clause_polarities(sentence, verbs, synonyms)
     # the verb itself, not a word of its stem or group, and no clause denying it
     return any(score >= 1.0 for score, _ in polarities) and all(p == "yes" for _, p in polarities)
 
@@ -213,7 +223,7 @@ _PERMITS = PERMITS
 
 #: An exception a permitting sentence states inline, up to its clause's end («…, за исключением первого
 #: раунда сражения», «кроме …», an English answer's "except Leadership and its armour save").
-_INLINE_EXCEPTION = re.compile(r"\b(?:за\s+исключением|кроме|except(?:\s+for)?|other\s+than|apart\s+from)\s+([^.;:,()]{3,80})",
+_INLINE_EXCEPTION = re.compile(r"\b(?:за\s+исключением|кроме(?!\s+(?:того|этого|прочего)\b)|except(?:\s+for)?|other\s+than|apart\s+from)\s+([^.;:,()]{3,80})",
                                re.I)
 
 
@@ -253,7 +263,7 @@ def _sentence_lead(ruling: str, lang: str, weights: dict[str, float] | None, que
     if weights and situation and _excepted(sentences, seen, weights, situation):
         return ("No." if lang == "en" else "Нет."), ""
     if weights and situation and order and situation_excepted(
-            [sentences[i] for i in order if carried[i] >= VERDICT_SHARE * best], weights, situation):
+            [sentences[i] for i in order if carried[i] >= VERDICT_SHARE * best], weights, situation, sentences):
         return ("No." if lang == "en" else "Нет."), ""  # «(за исключением отрядов, которые продвинулись вперед …)»
     for position, i in enumerate(order):
         sentence = sentences[i]

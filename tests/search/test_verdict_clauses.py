@@ -102,7 +102,7 @@ def test_an_alternative_question_asks_its_first_alternative() -> None:
     ruling = "Кубик нельзя перебросить более одного раза."
     assert yes_no_lead(ruling, "ru", {"кубик": 1.0, "единица": 2.0, "успех": 2.0}, question) is None
     assert yes_no_lead(ruling, "ru", {"кубик": 1.0, "единица": 2.0, "успех": 2.0},
-                       "На кубике выпала единица. Это автоматический успех?") == "Нет."
+                       "На кубике выпала единица. Это автоматический успех?") is None  # a ban on re-rolling is no «Нет» to «успех?»
 
 
 def test_an_inline_exception_stating_the_told_case_denies() -> None:
