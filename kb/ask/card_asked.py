@@ -88,10 +88,11 @@ def asked_sentence(index: Any, marked: dict[str, Any], part: Part, hits: Sequenc
     with the heading it sits under and the concepts its passage names; a passage of another section shares a
     word, not the mechanic), the one carrying most of the question's words, among those that
     carry :data:`ASKED_SHARE` of what the part's ruling does not carry (:func:`uncarried`). The words count
-    as the edition's passages print them: a word none of them prints («путаемся», «играем») asks nothing of
-    its rules. ``None`` when the part's ruling leaves less than :data:`UNCARRIED_SHARE` of that weight
-    uncarried or the best sentence carries less than :data:`MECHANIC_SHARE` of it (another rule sharing
-    the aspect's word)."""
+    as the edition's passages print them or name their concept, in the score and in the shares alike: a word
+    none of them prints or names («путаемся», «играем») asks nothing of its rules. ``None`` when the part's
+    ruling leaves less than :data:`UNCARRIED_SHARE` of that weight uncarried or the best sentence carries less
+    than :data:`MECHANIC_SHARE` of it (another rule sharing the aspect's word). The share of the uncarried
+    words a sentence must carry counts its own and its heading's words only, not its passage's concepts."""
     if part.source != "text":
         return None
     ruling = part.text.rpartition("\n")[2]
@@ -108,7 +109,7 @@ def asked_sentence(index: Any, marked: dict[str, Any], part: Part, hits: Sequenc
         named = {*leaf.concepts, *leaf.defines}  # what the passage is about, its heading's concepts too
         candidates.extend((leaf.id, x.text, {*x.lemmas, *heading}, named) for x in marked_sentences(marked, leaf)
                           if x.mark not in NON_RULING and x.text not in part.text and len(x.text) <= MAX_ADDED)
-    unprinted = [w for w in missing if all(uncarried([w], seen) for _i, _t, seen, _n in candidates)]
+    unprinted = [w for w in missing if all(uncarried([w], seen, named) for _i, _t, seen, named in candidates)]
     missing = [w for w in missing if w not in unprinted]
     total = _weight(words) - _weight(unprinted)
     left = _weight(missing)

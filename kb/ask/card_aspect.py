@@ -161,14 +161,16 @@ def with_added(index: Any, part: Part, node_id: str, added: str) -> Part:
     return dataclasses.replace(part, text=text, citations=citations)
 
 
-#: Where a quote splits into the sentences :func:`shown` looks for: after a sentence end, before the next
-#: sentence, list item («• …») or section name («§ …»).
-_SENTENCE_END = re.compile(r"(?<=[.!?…»:])\s+(?=[«\"•\-–§(A-ZА-ЯЁ0-9])")
+#: Where a quote splits into the sentences :func:`shown` looks for: at an ellipsis (where the quote was cut),
+#: after a sentence end, before the next sentence, list item («• …») or section name («§ …»).
+_SENTENCE_END = re.compile(r"\s*…\s*|(?<=[.!?»:])\s+(?=[«\"•\-–§(A-ZА-ЯЁ0-9])")
 #: A piece of a quote this long or longer shows the quote on the card.
 SHOWN_PIECE = 12
 
 
 def shown(quote: str, text: str) -> bool:
     """Whether ``text`` shows a sentence of ``quote`` (a quote cut with «…» shows its pieces)."""
-    pieces = [p.strip(" «»…") for p in _SENTENCE_END.split(quote.replace("…", ". "))]
-    return not quote.strip() or any(len(p) >= SHOWN_PIECE and p in text for p in pieces)
+    if not quote.strip() or quote.strip() in text:
+        return True
+    pieces = [p.strip(" «»") for p in _SENTENCE_END.split(quote)]
+    return any(len(p) >= SHOWN_PIECE and p in text for p in pieces)

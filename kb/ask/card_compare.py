@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from rulekb.corpus.editions import display_order
 from rulekb.corpus.errors import RulebaseError
 from rulekb.engine import compare as ec
 from rulekb.kb.ask.card_aspect import MAX_PART, joined, shared_measures, weight_share, with_added
@@ -30,10 +31,11 @@ SECOND_PASSAGES = 2
 
 
 #: The words that say a question compares («чем отличается», «разница», «6-я против 10-й», "vs", "differ"): they
-#: ask for the comparison, no edition's ruling prints them.
+#: ask for the comparison, no edition's ruling prints them. Of «одинаковый» only the predicate forms compare
+#: («работает одинаково?», «одинаковы ли»): «при одинаковой инициативе» names the tie the question asks about.
 _COMPARING = re.compile(
     r"\b(?:чем(?=\s+(?:\w+\s+){0,3}отлич)|отлича\w*|отличи\w*|разниц\w*|сравн\w*|измени\w*|изменя\w*|поменя\w*"
-    r"|против(?=\s+\d)|vs|versus|differ\w*|одинаков\w*|так\s+же|то\s+же\s+самое"
+    r"|против(?=\s+\d)|vs|versus|differ\w*|одинаков[оаы]?|так\s+же|то\s+же\s+самое"
     r"|compar\w*|chang\w*)\b",
     re.IGNORECASE,
 )
@@ -44,8 +46,11 @@ def marker_words(question: str) -> set[str]:
     """The question's words (lower case) that name its editions («в 6ке», «10-й редакции», «6-я»,
     "10th") or say that it compares, and no other word of it: what is left is the compared mechanic."""
     chars = list(strip_edition_words(question))
+    known = set(display_order())
     for pattern in (BARE_ORDINAL, VERSUS_EDITION, _COMPARING):  # each read on the question itself («6-я против 10-й»)
         for match in pattern.finditer(question):
+            if pattern is VERSUS_EDITION and match.group(1) not in known:
+                continue  # «vs 3ка» with no 3rd edition: «3ка» is the mechanic's word, as versus_editions reads it
             chars[match.start():match.end()] = " " * (match.end() - match.start())
     kept = "".join(chars)
     left = {w.lower() for w in _WORD.findall(kept)}

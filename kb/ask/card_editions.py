@@ -56,7 +56,7 @@ _DICE_BEFORE = re.compile(r"(?:выпа\w*|кин\w*|кида\w*|брос\w*|к�
 #: «кт vs 6ка», «против 10-ки»: a number in the players' form (6ка, 6ке, 10-ку) right after the word setting one
 #: side against the other names an edition, whatever dice word comes before («результат рукопашки vs 6ка» is
 #: the result of a combat in Kill Team against the 6th, not a die showing 6).
-VERSUS_EDITION = re.compile(r"(?:\bvs\.?|\bversus|\bпротив)\s+(\d{1,2})\s?-?\s?(?:ка|ке|ки|ку|кой)\b", re.IGNORECASE)
+VERSUS_EDITION = re.compile(r"(?:\bvs\.?|\bversus|\bпротив)\s+(\d{1,2})-?(?:ка|ке|ки|ку|кой)\b", re.IGNORECASE)
 
 
 def versus_editions(question: str) -> list[str]:

@@ -17,12 +17,12 @@ from rulekb.kb.ask.card_terms import english_name, records
 from rulekb.kb.search.searcher import get_index
 from rulekb.kb.text.analysis import tokens
 
-__all__ = ["GENERIC_WEIGHT", "MAX_DISTANCES", "MIN_ABBREVIATION", "RULE_LEAVES", "counted_terms", "distance_lead",
+__all__ = ["GENERIC_WEIGHT", "MAX_DISTANCES", "MIN_ABBREVIATION", "OPEN_DISTANCE", "RULE_LEAVES", "counted_terms", "distance_lead",
            "given_value", "measures", "number_lead", "result_ranges", "rule_text", "with_counts"]
 
 
 _MEASURED = re.compile(
-    r"(\d+(?:[.,]\d+)?(?:-?х)?\s*(?:\"|″|”|“|дюйм\w*)|(?<!\w)\d*\s*[DdДд]\s*\d+(?:\s*[+\-]\s*\d+)?(?:\"|″|”|\s*дюйм\w*)?|\b\d\+|(?<![\w+\-])[+\-−]\d\b"
+    r"(\d+(?:[.,]\d+)?(?:-?х)?\s*(?:\"|″|”|“|дюйм\w*)|(?<!\w)\d*\s*[DdДд]\s*\d+(?:\s*[+\-]\s*\d+)?(?:\"|″|”|“|\s*дюйм\w*)?|\b\d\+|(?<![\w+\-])[+\-−]\d\b"
     r"|(?:добав\w*|прибав\w*|увелич\w*\s+на)\s+\d+|(?:вычт\w*|отним\w*|уменьш\w*\s+на|ухудш\w*\s+на)\s+\d+"
     r"|\b\d+\s*(?:CP|КП|ОК)\b)",
     re.IGNORECASE,
@@ -35,7 +35,7 @@ def _inches(value: str) -> str:
     «вычтите 1» → ``-1``."""
     value = re.sub(r"^(?:добав\w*|прибав\w*|увелич\w*\s+на)\s+(\d+)$", r"+\1", value, flags=re.I)
     value = re.sub(r"^(?:вычт\w*|отним\w*|уменьш\w*\s+на|ухудш\w*\s+на)\s+(\d+)$", r"-\1", value, flags=re.I)
-    value = re.sub(r"^(\d*\s*[DdДд]\s*\d+(?:\s*[+\-]\s*\d+)?)\s*(?:\"|″|”|дюйм\w*)$", r"\1″", value)
+    value = re.sub(r"^(\d*\s*[DdДд]\s*\d+(?:\s*[+\-]\s*\d+)?)\s*(?:\"|″|”|“|дюйм\w*)$", r"\1″", value, flags=re.I)
     return re.sub(r"^(\d+(?:[.,]\d+)?)(?:-?х)?\s*(?:\"|″|”|“|дюйм\w*)$", r"\1″", value)
 
 
@@ -63,17 +63,38 @@ def measures(ruling: str, ranges: bool = False) -> list[str]:
 _X_DISTANCE = re.compile(r"(?<![\w-])[xXхХ](?=\s*(?:\"|″|”|дюйм))")
 
 
-def given_value(ruling: str, question: str) -> str:
+def given_value(ruling: str, question: str, context: str = "") -> str:
     """``ruling`` with the distance it leaves open («Разведчики x»: «перемещение на расстояние до x
-    дюймов») read as the one distance the question gives («способность «Разведчики 6"»»): the
-    datasheet's value the player asks about. ``ruling`` unchanged when the question gives no
-    distance or more than one."""
+    дюймов») read as the distance the question writes beside that ability's name («способность
+    «Разведчики 6"»»): the datasheet's value the player asks about. The name is read from the «Name x»
+    phrase of ``ruling`` or of ``context`` (the rest of its rule). ``ruling`` unchanged when the question
+    writes no distance beside the name, or two different ones: a distance written elsewhere («Враг в 12"
+    от Разведчиков») measures something else."""
     if not question or not _X_DISTANCE.search(ruling):
         return ruling
-    given = [m for m in dict.fromkeys(measures(question)) if re.fullmatch(r"\d+″", m)]
+    given = list(dict.fromkeys(
+        n for name in _open_names(ruling + " " + context) for m in _beside(name).finditer(question)
+        for n in m.groups() if n))  # «Прыжок 4" или 6"?»: two values, which one is x?
     if len(given) != 1:
         return ruling
-    return _X_DISTANCE.sub(given[0][:-1], ruling)
+    return _X_DISTANCE.sub(given[0], ruling)
+
+
+#: The ability that leaves a distance open, named before its ``x``: «Разведчики x)», «Прыжок x»».
+_OPEN_NAME = re.compile(r"(?<![\w-])([A-Za-zА-ЯЁа-яё][\w-]{2,})\s+[xXхХ](?=\s*(?:[»)\"″”:,.]|$))")
+
+
+def _open_names(text: str) -> list[str]:
+    """The names written before an open ``x`` in ``text``, each once."""
+    return list(dict.fromkeys(m.group(1) for m in _OPEN_NAME.finditer(text)))
+
+
+def _beside(name: str) -> re.Pattern[str]:
+    """A distance written right after ``name`` in any case form («Разведчиков 6"», «Прыжок «4 дюйма»»), and
+    the other value it is set against («Прыжок 4" или 6"»)."""
+    stem = re.escape(name[:max(4, len(name) - 2)])
+    unit = r"(?:-?х)?\s*(?:\"|″|”|“|дюйм)"
+    return re.compile(stem + r"\w*\s*[«\"]?\s*(\d+)" + unit + r"(?:\w*[»\"]?\s*(?:или|/)\s*(\d+)" + unit + ")?", re.I)
 
 
 #: A range of results: «от 1 до 3», «1-2», «1–3» (not a measure: «от 1 до 3"» is a distance).
@@ -105,7 +126,7 @@ def number_lead(ruling: str, question: str = "", rule: str = "") -> str | None:
     gets one sentence, and the other's measure sits beside it — «должны остановиться в 1"» chosen,
     «двигаются на расстояние до D6"» the sentence before). A question naming its unit («сколько CP»,
     «на сколько дюймов») is led only by measures in that unit, or by none when neither states one."""
-    ruling, rule = given_value(ruling, question), given_value(rule, question)
+    ruling, rule = given_value(ruling, question, rule), given_value(rule, question, ruling)
     found = list(dict.fromkeys(measures(ruling) + measures(rule)))
     for asked, written in _UNITS:
         if asked.search(question):
@@ -205,9 +226,15 @@ def distance_lead(ruling: str, rule: str = "", question: str = "") -> str | None
     answered by the rule's distances: a rule listing cases («• Во время второго раунда … в пределах
     6 дюймов», «• Нельзя … ближе чем в 9 дюймах») is cut on a card before its last case. ``None``
     when neither states a distance."""
-    ruling, rule = given_value(ruling, question), given_value(rule, question)
+    ruling, rule = given_value(ruling, question, rule), given_value(rule, question, ruling)
     found = [m for m in dict.fromkeys(measures(ruling) + measures(rule)) if m.endswith("″")]
+    if _X_DISTANCE.search(ruling) or _X_DISTANCE.search(rule):
+        found = [OPEN_DISTANCE, *found]  # else «9″» alone reads as the move the rule leaves to the datasheet
     return ", ".join(found[:MAX_DISTANCES]) if found else None
+
+
+#: A distance a rule leaves to the datasheet and the question does not give, as a lead names it.
+OPEN_DISTANCE = "x″ (по профилю)"
 
 
 #: At most this many distances lead a procedure or lookup card (one per case of a short list).

@@ -78,3 +78,35 @@ def test_a_number_set_against_another_edition_names_an_edition_after_dice_words(
     assert versus_editions("выпала 6ка на кубе") == []
     assert versus_editions("кт vs 3ка") == []  # no edition 3
     assert {"vs", "6ка"} <= marker_words("кт результат рукопашки vs 6ка")
+
+
+def test_a_word_carried_only_by_the_passage_s_concepts_counts_in_the_whole_question_too(built: Path) -> None:
+    # review 13-1, finding 7: the score counted a word the passage's concepts carry while the share it was
+    # measured against left that word out, so a sentence printing a light aspect of a heavy question passed
+    index = get_index(built)
+    marked = load_marked(built)
+    leaf, other, _sentence, mechanic, aspect = _sibling_leaves(index, marked)
+    concept = next(iter(sorted({*leaf.concepts, *leaf.defines})), None)
+    assert concept is not None, "the leaf names no concept"
+    named_only = ("несуществующее", frozenset({"несуществующее"}), concept, 5.0)
+    words: list[Word] = [(mechanic, frozenset({mechanic}), "", 1.0), (aspect, frozenset({aspect}), "", 1.0), named_only]
+    hits = [SimpleNamespace(node_id=leaf.id, kind=leaf.kind)]
+    assert asked_sentence(index, marked, _part(other, mechanic), hits, words) is None
+    assert asked_sentence(index, marked, _part(other, mechanic), hits, words[:2]) is not None
+
+
+def test_only_the_predicate_forms_of_same_are_comparing_words() -> None:
+    # review 13-1, finding 3: «при одинаковой инициативе» asks about the tie, it does not say «compare»
+    assert "одинаковой" not in marker_words("Что при одинаковой инициативе в 6ке против 10ки?")
+    assert {"6ке", "10ки"} <= marker_words("Что при одинаковой инициативе в 6ке против 10ки?")
+    assert "одинаковы" in marker_words("Правила рукопашной в 6ке и 10ке одинаковы?")
+    assert "одинаковые" not in marker_words("Одинаковые модели в 6ке и 10ке бьют вместе?")
+
+
+def test_a_number_set_against_no_edition_stays_a_word_of_the_mechanic() -> None:
+    # review 13-1, finding 6: «vs 3ка» names no edition (there is no 3rd), «против 2 ку» is two words
+    assert "3ка" not in marker_words("кт vs 3ка в 10ке")
+    assert not {"2", "ку"} & marker_words("против 2 ку в 9ке и 10ке")
+    from rulekb.kb.ask.card_editions import versus_editions
+
+    assert versus_editions("кт против 6 ку") == []

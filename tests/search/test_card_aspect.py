@@ -109,3 +109,14 @@ def test_a_part_cut_to_make_room_no_longer_cites_what_it_left_out(built: Path) -
     assert len(kept.citations) == 2
     assert shown("Первая фраза правила. … Вторая фраза правила.", "Текст. Вторая фраза правила.")
     assert not shown("Совсем другая фраза.", "Текст карточки.")
+
+
+def test_a_quote_with_an_ellipsis_is_shown_by_its_pieces_and_by_itself() -> None:
+    # review 13-1, finding 4: «…» became « . » inside every piece, and after «…» a lower-case word was no split
+    from rulekb.kb.ask.card_aspect import shown
+
+    quote = "Отряд может двигаться … и стрелять навскидку после этого."
+    assert shown(quote, quote)
+    assert shown("Отряд может стрелять … только навскидку.", "Отряд может стрелять.")
+    assert shown("Модель может… стрелять навскидку после этого.", "Карточка: стрелять навскидку после этого.")
+    assert not shown("Отряд может … только навскидку.", "Другой текст карточки.")

@@ -79,3 +79,38 @@ def test_an_english_line_gives_the_rest_of_the_rule_s_distances_and_counts(built
     assert ": 3″" not in english_line(built, "10", [], ruling, None)
     line = english_line(built, "10", [], ruling, None, rule)
     assert "3 mortal wounds" in line and "3″, 5+" in line
+
+
+def test_a_distance_the_question_gives_for_something_else_does_not_fill_the_open_one() -> None:
+    # review 13-1, finding 1: «Враг в 12"» measures the enemy, not the Scouts value
+    from rulekb.kb.ask.card_measures import OPEN_DISTANCE, given_value, number_lead
+
+    ruling = "Разведчики x): Подразделение может совершить обычное перемещение на расстояние до x дюймов."
+    enemy = "Враг стоит в 12\" от моего отряда с Разведчиками: на сколько дюймов они могут пройти?"
+    assert given_value(ruling, enemy) == ruling
+    assert number_lead(ruling, enemy) is None
+    assert distance_lead(ruling, "", enemy) == OPEN_DISTANCE
+    given = "У отряда «Разведчики 6\"», враг в 12\": на сколько дюймов они могут пройти?"
+    assert given_value(ruling, given).endswith("до 6 дюймов.")
+    assert number_lead(ruling, given) == "6″"
+    # the name may stand in the rest of the rule, the open distance in the ruling chosen
+    assert given_value("Перемещение на расстояние до x дюймов.", "Разведчикам 6 дюймов хватит?", ruling).endswith("6 дюймов.")
+
+
+def test_a_distance_the_rule_leaves_open_is_named_in_the_lead_before_the_others() -> None:
+    # review 13-1, finding 2: «9″.» alone read as the Scouts move; it is the distance kept from the enemy
+    from rulekb.kb.ask.card_measures import OPEN_DISTANCE
+
+    ruling = "• Разведчики x): Подразделение может переместиться на расстояние до x дюймов."
+    rule = ruling + " • Этот ход необходимо завершить на расстоянии более 9 дюймов от всех вражеских моделей."
+    assert distance_lead(ruling, rule, "Как развернуть Разведчиков?") == f"{OPEN_DISTANCE}, 9″"
+    assert distance_lead(ruling, rule, "Как развернуть «Разведчики 6\"»?") == "6″, 9″"
+
+
+def test_a_dice_distance_with_a_capitalised_unit_is_a_distance() -> None:
+    # review 13-1, finding 5: the rewrite was case-sensitive and the dice branch left out «“»
+    from rulekb.kb.ask.card_measures import measures
+
+    assert measures('двигается на D6 Дюймов и ещё 2D6" и 3 дюйма') == ["D6″", "2D6″", "3″"]
+    assert measures("двигается на D3“") == ["D3″"]
+    assert distance_lead("Модели бегут на 2D6 Дюймов.") == "2D6″"
