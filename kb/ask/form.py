@@ -43,8 +43,12 @@ _TERMINOLOGY = re.compile(
     r"|как\s+(?:это\s+)?называ\w*\s+(?:в|по)\s|перевод\w*\s+(?:термин|слов)|какой\s+перевод|как\s+перевест"
     r"|термин\w*\s+[a-z]|\brender\w*|\btranslat(?:ed|ion|e)\b|what\s+(?:is|are)\s+.+\s+called|\bterm\s+for\b"
     r"|what\s+russian|в\s+русском\s+тексте"
-    # «что это за термин», «как это в оригинале»: the question asks what a term is or was
-    r"|что\s+(?:это\s+)?за\s+термин|\bв\s+оригинале\b|\bin\s+the\s+original\b)",
+    # «что это за термин», «как он звучит в оригинале»: the question asks what a term is or was;
+    # «в оригинале» alone («В оригинале можно …?») asks about the original rules, not a name
+    r"|что\s+(?:это\s+)?за\s+термин"
+    r"|(?:звуч\w*|называ\w*|пишет\w*|пишут|именуе\w*)\s+в\s+оригинале\b"
+    r"|\bв\s+оригинале\s+(?:(?:это|он|она|оно|они)\s+)?(?:[—–-]|называ\w*|звуч\w*|пишет\w*|именуе\w*)"
+    r"|\bcalled\s+in\s+the\s+original\b|\bin\s+the\s+original\s+(?:it\s+is\s+|it's\s+)?called\b)",
     re.IGNORECASE,
 )
 _COMPARISON = re.compile(

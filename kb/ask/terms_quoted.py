@@ -38,20 +38,30 @@ MAX_NAME_WORDS = 3
 
 def quoted_spans(question: str) -> list[str]:
     """The question's quoted strings, in its order, a list number in front dropped («1. Ударная калитка»)."""
+    return [text for _, text in quoted_spans_at(question)]
+
+
+def quoted_spans_at(question: str) -> list[tuple[int, str]]:
+    """:func:`quoted_spans` with the offset each quote opens at."""
     spans = []
     for match in _QUOTES.finditer(question):
         text = next(g for g in match.groups() if g is not None)
         text = re.sub(r"^\s*\d{1,2}[.)]\s*", "", text).strip(" .,;:")
         if text:
-            spans.append(text)
+            spans.append((match.start(), text))
     return spans
 
 
 def quoted_concepts(question: str, known: Mapping[str, Any]) -> list[str]:
     """The concepts of ``known`` a quoted Russian string of the question names as a whole: a
     rendering, alias or English name covering every content word of the quote."""
-    found: list[str] = []
-    for span in quoted_spans(question):
+    return [concept for _, concept in quoted_concepts_at(question, known)]
+
+
+def quoted_concepts_at(question: str, known: Mapping[str, Any]) -> list[tuple[int, str]]:
+    """:func:`quoted_concepts` with the offset of the quote naming each."""
+    found: list[tuple[int, str]] = []
+    for start, span in quoted_spans_at(question):
         terms = list(tokens(span))
         content = {t.position for t in terms if t.text not in LIGHT_WORDS and t.text.isalpha() and len(t.text) > 2}
         if not content:
@@ -59,8 +69,8 @@ def quoted_concepts(question: str, known: Mapping[str, Any]) -> list[str]:
         matches = default_matcher().match_terms(terms, query=True, raw=span)
         for match in matches:
             covered = {terms[i].position for i in range(match.start, match.end)}
-            if content <= covered and match.concept in known and match.concept not in found:
-                found.append(match.concept)
+            if content <= covered and match.concept in known and match.concept not in {c for _, c in found}:
+                found.append((start, match.concept))
     return found
 
 

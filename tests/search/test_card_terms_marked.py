@@ -73,3 +73,46 @@ def test_a_word_several_concepts_share_gets_each_concept(built: Path) -> None:
     card = ask("овервотч перевод 10ка и 6ка", build_dir=built)["card"]
     assert card["kind"] == "terminology"
     assert {p["edition"] for p in card["per_edition"]} >= {"10", "6"}
+
+
+def test_the_original_rules_asked_about_are_no_terminology_question() -> None:
+    # review 13-2, finding 1: «в оригинале» asks for a name only beside a naming word
+    assert question_form("In the original rules, can a unit shoot after falling back?") == "yesno"
+    assert question_form("В оригинале можно стрелять после фолбэка?") == "yesno"
+    assert question_form("Как в оригинале работает овервотч?") == "procedure"
+    assert question_form("Как называется в оригинале консолидация?") == "terminology"
+    assert question_form("What is Pile In called in the original?") == "terminology"
+
+
+def _blocks(built: Path, question: str) -> list[str]:
+    card = ask(question, build_dir=built)["card"]
+    assert card["kind"] == "terminology"
+    return [line.split(" — ")[0] for line in card["text"].splitlines()
+            if not line.startswith("•") and (" — как передан" in line or " — renderings" in line)]
+
+
+def test_russian_terms_joined_keep_each_term_and_the_concepts_sharing_its_word(built: Path) -> None:
+    # finding 2: «овервотч» names two concepts; the second term asked is kept, in either order
+    assert _blocks(built, "Как переведены овервотч и консолидация?") == ["Fire Overwatch", "Overwatch", "Consolidate"]
+    assert _blocks(built, "овервотч и консолидация перевод") == ["Fire Overwatch", "Overwatch", "Consolidate"]
+    assert _blocks(built, "Как переведены консолидация и овервотч?") == ["Consolidate", "Fire Overwatch", "Overwatch"]
+
+
+def test_a_quoted_term_joins_the_terms_named_otherwise_in_the_question_order(built: Path) -> None:
+    # finding 3: a quote no longer hides a misspelt name, a shared English name or the order
+    assert _blocks(built, "Как переведён Overwach и что за термин «Зона поражения»?") == [
+        "Fire Overwatch", "Overwatch", "Engagement Range"]
+    assert _blocks(built, "Как переведены «Зона поражения» и Overwatch?") == [
+        "Engagement Range", "Fire Overwatch", "Overwatch"]
+    assert _blocks(built, "Как переведены Overwatch и «Зона поражения»?") == [
+        "Fire Overwatch", "Overwatch", "Engagement Range"]
+
+
+def test_english_prose_beside_a_named_term_marks_no_second_term(built: Path) -> None:
+    # finding 4: an adjective of the prose ("Basic", "Small", "Heroic") is no name typed another way
+    assert _blocks(built, "Basic question: how is Pile In translated?") == ["Pile In"]
+    assert _blocks(built, "Small question, how is Pile In translated?") == ["Pile In"]
+    assert _blocks(built, "Important: how is Pile In translated?") == ["Pile In"]
+    assert _blocks(built, "Translator question, Heroic: how is Overwatch translated?") == ["Fire Overwatch", "Overwatch"]
+    # a run written as a name still is one
+    assert _blocks(built, "Как переведён Insane Heroism при перегруппировке?")[0] == "Insane Courage (double 1)"
