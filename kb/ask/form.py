@@ -100,10 +100,13 @@ _NAMING = re.compile(
     re.IGNORECASE,
 )
 _IN_TRANSLATION = re.compile(r"(в\s+(?:сам\w+\s+)?(?:этом\s+|русском\s+)?(?:переводе|тексте|книг\w*)|[A-Za-z]{3,})")
-#: «фолбэк и десперат эскейп перевод»: a terse query of terms and the noun «перевод», no question
-#: word — not «перевод отряда в резерв», where the noun is moving a unit.
-_BARE_TRANSLATION = re.compile(r"\bперевод(?:ы)?\b(?!\s+(?:в|во|на|из|с|со|от|к|под)\b)(?!\s+\w+\s+в\b)",
-                               re.IGNORECASE)
+#: «фолбэк и десперат эскейп перевод», «овервотч перевод в 10ке»: a terse query of terms and the noun
+#: «перевод», no question word — not «перевод отрядов из резерва», «перевод в резерв», where the noun
+#: governs what is moved (a unit, its models, forces) or where it is moved to (reserves, the table).
+_BARE_TRANSLATION = re.compile(
+    r"\bперевод(?:ы)?\b(?!\s+(?:отряд|юнит|подразделен|модел|сил|войск|бойц|воин|отделени|техник|резерв)\w*)"
+    r"(?!\s+(?:в|во|из|на|с|со)\s+(?:резерв|стратегическ|глубок|поле|стол|бой|игру|зону)\w*)",
+    re.IGNORECASE)
 #: «как (в 6ке) обозвали инвуль», «как это назвали»: «как» before a naming verb of the impersonal past
 #: plural — the translators named it — asks how the text renders a term, whatever else the question names.
 _THEY_NAMED = re.compile(r"\bкак\s+(?:\S+\s+){0,6}?(?:на|обо|пере)?(?:зва|обзыва|имен\w*|окрести|переве)ли\b",
@@ -215,11 +218,18 @@ def question_form(question: str, compare: bool = False, editions: int = 0, condi
     return "lookup"
 
 
+def _terse(text: str) -> bool:
+    """A query that asks nothing in words: no question word, no yes/no word, no «?» but a last one
+    («фолбэк перевод?» is as terse as «фолбэк перевод»)."""
+    lowered = text.lower()
+    return not WH_RU.search(lowered) and "?" not in text.rstrip(" ?") and not _YESNO_RU.search(lowered)
+
+
 def _marked_form(text: str, compare: bool, editions: int, conditions: bool = True) -> str | None:
     """The form the question's words mark; ``None`` when no word does."""
     if _TERMINOLOGY.search(text) or _THEY_NAMED.search(text) or (_NAMING.search(text) and _IN_TRANSLATION.search(text)):
         return "terminology"
-    if _BARE_TRANSLATION.search(text) and not WH_RU.search(text.lower()) and "?" not in text:
+    if _BARE_TRANSLATION.search(text) and _terse(text):
         return "terminology"
     if editions >= 2 or (compare and compares_editions(text, editions)):
         return "comparison"

@@ -19,11 +19,12 @@ from rulekb.kb.search.concepts import default_matcher
 from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.vocabulary import LIGHT_WORDS
 
-__all__ = ["MAX_NAME_WORDS", "quoted_concepts", "quoted_spans", "sharing_words"]
+__all__ = ["MAX_NAME_WORDS", "quoted_concepts", "quoted_concepts_at", "quoted_spans", "quoted_spans_at", "sharing_words"]
 
 #: A quoted string of at most this many characters is a term; a longer one quotes a sentence.
 MAX_QUOTED = 60
-_QUOTES = re.compile(rf"«([^«»]{{2,{MAX_QUOTED}}})»|\"([^\"]{{2,{MAX_QUOTED}}})\""
+#: A ``"`` after a digit is an inch mark (6"), not a quote's opening; a closing one is followed by no letter.
+_QUOTES = re.compile(rf"«([^«»]{{2,{MAX_QUOTED}}})»|(?<!\d)\"([^\"]{{2,{MAX_QUOTED}}})\"(?![^\W\d_])"
                      rf"|(?<![A-Za-z])'([^']{{2,{MAX_QUOTED}}})'(?![A-Za-z])")
 #: A word of an English name this short, or one of these, names no concept on its own.
 MIN_WORD = 5

@@ -64,9 +64,11 @@ def test_words_that_ask_what_a_term_is_read_as_terminology() -> None:
     assert question_form("Что это за термин «Запасной ход» и как он звучит в оригинале?") == "terminology"
     assert question_form("Как это называется в самом тексте правил, если по-английски Pile In?") == "terminology"
     assert question_form("консолидация и сближение перевод 6ка") == "terminology"
-    # moving a unit («перевод в резерв») asks no translation
+    # moving a unit («перевод в резерв») asks no translation: terse queries, as the rule reads them
+    # (review 13-2, finding 9: a question with «как» and «?» never reached it)
     assert question_form("перевод отряда в стратегический резерв") != "terminology"
-    assert question_form("Как работает перевод подразделений в резерв?") != "terminology"
+    assert question_form("перевод отрядов из резерва") != "terminology"
+    assert question_form("перевод юнитов на поле боя") != "terminology"
 
 
 def test_a_word_several_concepts_share_gets_each_concept(built: Path) -> None:
@@ -116,3 +118,22 @@ def test_english_prose_beside_a_named_term_marks_no_second_term(built: Path) -> 
     assert _blocks(built, "Translator question, Heroic: how is Overwatch translated?") == ["Fire Overwatch", "Overwatch"]
     # a run written as a name still is one
     assert _blocks(built, "Как переведён Insane Heroism при перегруппировке?")[0] == "Insane Courage (double 1)"
+
+
+def test_bare_translation_is_read_by_what_the_noun_governs() -> None:
+    # finding 5: a moved unit is no translation; an edition or a language after «перевод» is one
+    assert question_form("перевод отряда из резерва на стол") != "terminology"
+    assert question_form("перевод " + "отряд " * 2000) != "terminology"
+    assert question_form("овервотч перевод в 10ке") == "terminology"
+    assert question_form("консолидация перевод на русский") == "terminology"
+    assert question_form("Перевод фолбэка в 6ке") == "terminology"
+    assert question_form("фолбэк перевод?") == "terminology"  # a terse query with a «?» is as terse
+    assert question_form("пайл ин перевод?") == "terminology"
+
+
+def test_an_inch_mark_opens_no_quote(built: Path) -> None:
+    # finding 6: «6"» is a distance, the quoted term is read in either order
+    assert quoted_spans('Движение на 6" и "Зона поражения" — что это за термин?') == ["Зона поражения"]
+    assert quoted_spans('Что это за термин "Зона поражения" при движении на 6"?') == ["Зона поражения"]
+    assert "Engagement Range" in _blocks(built, 'Движение на 6" и "Зона поражения" — что это за термин?')
+    assert _blocks(built, 'Что это за термин "Зона поражения" при движении на 6"?') == ["Engagement Range"]
