@@ -71,7 +71,7 @@ def book_words_removed(question: str) -> str:
 
 def _latin_phrases(question: str) -> list[str]:
     """The question's runs of Latin words, lower case, hyphens as spaces ("Pile-In" → "pile in")."""
-    question = book_words_removed(question)
+    question = book_words_removed(question).replace("\u2019", "'")  # a typographic apostrophe as the termbase's
     return [re.sub(r"[\s-]+", " ", m.group(0)).strip().lower()
             for m in re.finditer(r"[A-Za-z][A-Za-z' -]*[A-Za-z]", question)]
 
@@ -401,6 +401,8 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
         consistent = len(distinct) <= 1
         verdict = (("consistent" if consistent else f"inconsistent: {len(distinct)} renderings") if lang == "en"
                    else ("последовательно" if consistent else f"непоследовательно: {len(distinct)} варианта"))
+        if not distinct:  # a book printing no right form is not consistent in anything
+            verdict = "only a mistranslation" if lang == "en" else "только ошибочный перевод"
         label = f"{source_id} ({edition_label(edition, lang)})"
         text = f"{label}: " + "; ".join(parts) + f" — {verdict}"
         lines.append("• " + text)

@@ -137,3 +137,29 @@ def test_an_inch_mark_opens_no_quote(built: Path) -> None:
     assert quoted_spans('Что это за термин "Зона поражения" при движении на 6"?') == ["Зона поражения"]
     assert "Engagement Range" in _blocks(built, 'Движение на 6" и "Зона поражения" — что это за термин?')
     assert _blocks(built, 'Что это за термин "Зона поражения" при движении на 6"?') == ["Engagement Range"]
+
+
+def test_a_possessive_name_is_found_however_its_apostrophe_is_typed(built: Path) -> None:
+    # finding 7: a typographic apostrophe or none reaches the concept the mistranslation is flagged on
+    for typed in ("Attacker's", "Attacker’s", "Attackers"):
+        assert _blocks(built, f"Как переведено {typed} Battlefield Edge?") == ["Attacker's Battlefield Edge"]
+
+
+def test_a_book_printing_only_a_mistranslation_is_not_called_consistent(built: Path) -> None:
+    # finding 11: no right rendering in the book is no verdict of consistency
+    card = ask("How is Attacker's Battlefield Edge translated?", build_dir=built)["card"]
+    line = next(line for line in card["text"].splitlines() if line.startswith("• 10e-core"))
+    assert line.endswith("only a mistranslation") and "consistent" not in line
+    card = ask("Как переведено Attacker's Battlefield Edge?", build_dir=built)["card"]
+    assert "только ошибочный перевод" in card["text"] or "only a mistranslation" in card["text"]
+
+
+def test_a_question_phrase_is_no_alias_of_a_term(built: Path) -> None:
+    # finding 8: something burning, who won, who attacks are no Kill Team marker or mission step
+    from rulekb.kb.search.searcher import get_index
+
+    index = get_index(built)
+    assert "on-fire" not in index.parse("Если здание горит, можно ли в нём стоять?").concepts
+    assert "on-fire" not in index.parse("Если модель горит, может ли она стрелять?").concepts
+    assert "on-fire" in index.parse("Что делает маркер горения?").concepts
+    assert "determine-victor" not in index.parse("Кто победил, если очков поровну?").concepts
