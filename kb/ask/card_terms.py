@@ -16,7 +16,7 @@ from typing import Any
 
 from rulekb.corpus.editions import display_order
 from rulekb.kb.ask.labels import edition_label
-from rulekb.kb.ask.terms_quoted import quoted_concepts_at, quoted_spans_at, sharing_words
+from rulekb.kb.ask.terms_quoted import marked_terms, named_at
 from rulekb.kb.ask.terms_related import related_renderings
 from rulekb.kb.knowledge import open_knowledge_base
 from rulekb.kb.search.query import detect_editions
@@ -225,15 +225,15 @@ def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str],
             found.append((number, match.start(), concept_id))
     picked = list(dict.fromkeys(c for _, _, c in sorted(found)))
     misspelt = _misspelt_name(names, tuple(phrases), books) if names and not picked else None
-    marked = _marked_terms(build_dir, question, phrases, names, books, concepts,
-                           unknown=misspelt is None, named=bool(picked))
+    marked = marked_terms(records(build_dir), question, names, books, concepts,
+                          unknown=misspelt is None, named=bool(picked))
     lowered = re.sub(r"[\s-]", " ", question.lower())
     at = len(lowered)  # where a term named otherwise is, when no name of it is found
     if len(picked) >= 2:
         unmarked = picked
     elif misspelt is not None:  # every concept under the name it stands for («Overwach»: both overwatches)
         unmarked = list(dict.fromkeys(c for name, _, c in names if name == misspelt))
-        at = min((m.start() for m in _LATIN_RUN.finditer(lowered)), default=at)
+        at = min((m.start() for m in re.finditer(r"[a-z][a-z' ]*[a-z]", lowered)), default=at)
     else:
         unmarked, joined = _named_concepts(build_dir, question, concepts, picked, phrases_of or {})
         if not picked and not joined:
@@ -241,21 +241,10 @@ def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str],
     if not marked:
         return unmarked[:MAX_TERMS]
     # each marked term at its place in the question, among the terms named otherwise
-    placed: list[tuple[int, int, str]] = []
-    for number, concept in enumerate(unmarked):
-        where = len(lowered) if at < 0 else _position(lowered, concept, names, phrases_of or {}, default=at)
-        placed.append((where, number, concept))
+    placed = [(len(lowered) if at < 0 else named_at(lowered, c, names, phrases_of or {}, default=at), number, c)
+              for number, c in enumerate(unmarked)]
     placed += [(where, len(unmarked) + number, concept) for number, (where, concept) in enumerate(marked)]
     return list(dict.fromkeys(c for _, _, c in sorted(placed)))[:MAX_TERMS]
-
-
-def _position(lowered: str, concept: str, names: Sequence[tuple[str, re.Pattern[str], str]],
-              phrases_of: dict[str, Sequence[str]], default: int) -> int:
-    """Where in the (lower-cased, hyphens as spaces) question ``concept`` is first named: one of its
-    English names, or the Russian words the query read it from; ``default`` when neither is found."""
-    starts = [m.start() for name, pattern, c in names if c == concept and (m := pattern.search(lowered))]
-    starts += [i for phrase in phrases_of.get(concept, ()) if (i := lowered.find(str(phrase).lower())) >= 0]
-    return min(starts, default=default)
 
 
 def _named_concepts(build_dir: Path, question: str, concepts: Sequence[str], picked: Sequence[str],
@@ -289,50 +278,6 @@ def _named_concepts(build_dir: Path, question: str, concepts: Sequence[str], pic
         # concepts sharing its word, in the question's order
         return list(dict.fromkeys(c for term in [one, *asked] for c in [term, *sharing_word(term)])), True
     return list(dict.fromkeys([one, *sharing_word(one)])), False
-
-
-def _marked_terms(build_dir: Path, question: str, phrases: Sequence[str],
-                  names: Sequence[tuple[str, re.Pattern[str], str]], books: frozenset[str],
-                  around: Sequence[str], *, unknown: bool, named: bool = False) -> list[tuple[int, str]]:
-    """The concepts the question marks as its term (:mod:`rulekb.kb.ask.terms_quoted`), each with
-    the offset it is named at: a quoted Russian string naming one, and an English quote or an
-    unquoted run that looks like a name («Insane Heroism»: two or more capitalised words, not the
-    sentence's opening words) which matches no name but shares a distinctive word with one concept's
-    English name (``around``: the concepts named beside it; ``unknown`` false when the question
-    names a misspelt name, read as such; ``named`` when it names a known term: an unquoted run is
-    then not a second, unknown one)."""
-    known = records(build_dir)
-    marked = quoted_concepts_at(question, known)
-    latin = [(at, q.lower()) for at, q in quoted_spans_at(question) if re.fullmatch(r"[A-Za-z][A-Za-z' -]*", q)]
-    runs = [] if named else [(at, run.lower()) for at, run in _name_like_runs(question)]
-    for at, phrase in [*latin, *runs] if unknown else []:
-        spaced = re.sub(r"[\s-]+", " ", phrase).strip()
-        if any(name not in books and (name == spaced or (len(name) > 3 and pattern.search(spaced)))
-               for name, pattern, _ in names):
-            continue  # a name the termbase knows
-        concept = sharing_words(spaced, known, around)
-        if concept is not None and concept not in {c for _, c in marked}:
-            marked.append((at, concept))
-    return marked
-
-
-_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z'’ -]*[A-Za-z]")
-
-
-def _name_like_runs(question: str) -> list[tuple[int, str]]:
-    """The unquoted Latin runs of ``question`` written as a name: every word capitalised, two words
-    or more, and not the words a sentence opens with before «:» or «,» ("Basic question: …")."""
-    runs = []
-    for match in _LATIN_RUN.finditer(book_words_removed(question)):
-        words = match.group(0).replace("-", " ").split()
-        if len(words) < 2 or not all(w[0].isupper() for w in words):
-            continue
-        before = question[:match.start()].rstrip()
-        after = question[match.end():].lstrip()
-        if (not before or before[-1] in ".!?") and after[:1] in (":", ","):
-            continue  # the sentence's opening words, set off: prose, not a name
-        runs.append((match.start(), match.group(0)))
-    return runs
 
 
 #: Concepts too general to be the term a translator asks about when they only sit around it.

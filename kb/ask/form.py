@@ -43,10 +43,8 @@ _TERMINOLOGY = re.compile(
     r"|как\s+(?:это\s+)?называ\w*\s+(?:в|по)\s|перевод\w*\s+(?:термин|слов)|какой\s+перевод|как\s+перевест"
     r"|термин\w*\s+[a-z]|\brender\w*|\btranslat(?:ed|ion|e)\b|what\s+(?:is|are)\s+.+\s+called|\bterm\s+for\b"
     r"|what\s+russian|в\s+русском\s+тексте"
-    # «что это за термин», «как он звучит в оригинале»: the question asks what a term is or was;
-    # «в оригинале» alone («В оригинале можно …?») asks about the original rules, not a name
-    r"|что\s+(?:это\s+)?за\s+термин"
-    r"|(?:звуч\w*|называ\w*|пишет\w*|пишут|именуе\w*)\s+в\s+оригинале\b"
+    # «что это за термин», «как он звучит в оригинале» ask what a term is; «в оригинале» alone does not
+    r"|что\s+(?:это\s+)?за\s+термин|(?:звуч\w*|называ\w*|пишет\w*|пишут|именуе\w*)\s+в\s+оригинале\b"
     r"|\bв\s+оригинале\s+(?:(?:это|он|она|оно|они)\s+)?(?:[—–-]|называ\w*|звуч\w*|пишет\w*|именуе\w*)"
     r"|\bcalled\s+in\s+the\s+original\b|\bin\s+the\s+original\s+(?:it\s+is\s+|it's\s+)?called\b)",
     re.IGNORECASE,
@@ -100,9 +98,8 @@ _NAMING = re.compile(
     re.IGNORECASE,
 )
 _IN_TRANSLATION = re.compile(r"(в\s+(?:сам\w+\s+)?(?:этом\s+|русском\s+)?(?:переводе|тексте|книг\w*)|[A-Za-z]{3,})")
-#: «фолбэк и десперат эскейп перевод», «овервотч перевод в 10ке»: a terse query of terms and the noun
-#: «перевод», no question word — not «перевод отрядов из резерва», «перевод в резерв», where the noun
-#: governs what is moved (a unit, its models, forces) or where it is moved to (reserves, the table).
+#: «фолбэк перевод», «овервотч перевод в 10ке»: terms and the noun «перевод» — not «перевод отрядов из
+#: резерва», «перевод в резерв», where it governs what is moved (a unit, its models) or where to.
 _BARE_TRANSLATION = re.compile(
     r"\bперевод(?:ы)?\b(?!\s+(?:отряд|юнит|подразделен|модел|сил|войск|бойц|воин|отделени|техник|резерв)\w*)"
     r"(?!\s+(?:в|во|из|на|с|со)\s+(?:резерв|стратегическ|глубок|поле|стол|бой|игру|зону)\w*)",
@@ -219,10 +216,8 @@ def question_form(question: str, compare: bool = False, editions: int = 0, condi
 
 
 def _terse(text: str) -> bool:
-    """A query that asks nothing in words: no question word, no yes/no word, no «?» but a last one
-    («фолбэк перевод?» is as terse as «фолбэк перевод»)."""
-    lowered = text.lower()
-    return not WH_RU.search(lowered) and "?" not in text.rstrip(" ?") and not _YESNO_RU.search(lowered)
+    """No question word, no yes/no word, no «?» but a last one («фолбэк перевод?» is as terse)."""
+    return not WH_RU.search(text.lower()) and "?" not in text.rstrip(" ?") and not _YESNO_RU.search(text.lower())
 
 
 def _marked_form(text: str, compare: bool, editions: int, conditions: bool = True) -> str | None:
