@@ -1,15 +1,16 @@
 """List the strings the five texts mark as terms that no termbase concept covers, for a person to
 review and add to ``kb/data/terms.toml`` from the texts' own evidence.
 
-    .venv/bin/python scripts/terms_candidates.py [--source 7e-pp58-67] [--counts]
+    .venv/bin/python scripts/terms_candidates.py [--source 7e-pp58-67]
 
 A text marks a term by how it prints it: a quoted name («безумный героизм»), a phrase in
 capitals inside a sentence (СДЕЛАТЬ РУЛОН ЗАРЯДА), a short line standing alone as a heading, a
 capitalised phrase of two or three words after the sentence's first word («проверку Отчаянный
 побег»), a Russian phrase glossed by English in parentheses («… (Insane Heroism)»). A candidate is
 covered when a concept's rendering, alias or English name matches (by lemma, any inflection) every
-content word of it; the rest are printed by source, with their count and first line, in the
-texts' order. Evaluation questions play no part: the list is the texts' alone.
+content word of it (a glossed phrase: when any of its last one to four words is, as the words before
+the term are the sentence's); the rest are printed by source as first printed, with their count and
+first line, in the texts' order. Evaluation questions play no part: the list is the texts' alone.
 """
 
 from __future__ import annotations
@@ -69,6 +70,14 @@ def covered(string: str) -> bool:
     return content <= inside
 
 
+def candidate_covered(how: str, string: str) -> bool:
+    """Is the candidate covered: a glossed one when any of its last one to four words are a term."""
+    if not how.startswith("glossed"):
+        return covered(string)
+    words = string.split()
+    return any(covered(" ".join(words[-n:])) for n in range(1, min(4, len(words)) + 1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--source", choices=ORDER)
@@ -77,17 +86,17 @@ def main() -> None:
     for source in ORDER:
         if args.source and source != args.source:
             continue
-        found: dict[str, tuple[int, str, int]] = {}
+        found: dict[str, tuple[int, str, int, str]] = {}  # key → (first line, how, count, as first printed)
         for line, how, string in candidates((SOURCES / f"{source}.txt").read_text(encoding="utf-8")):
             key = string.lower()
             if key in found:
-                first, marked, count = found[key]
-                found[key] = (first, marked, count + 1)
-            elif not covered(string):
-                found[key] = (line, how, 1)
+                first, marked, count, printed = found[key]
+                found[key] = (first, marked, count + 1, printed)
+            elif not candidate_covered(how, string):
+                found[key] = (line, how, 1, string)
         print(f"## {source}: {len(found)} candidates")
-        for string, (line, how, count) in sorted(found.items(), key=lambda kv: kv[1][0]):
-            print(f"{line:5d}  {count:2d}×  {how:24s} {string}")
+        for line, how, count, printed in sorted(found.values()):
+            print(f"{line:5d}  {count:2d}×  {how:24s} {printed}")
         total += len(found)
     print(f"total candidates: {total}")
 

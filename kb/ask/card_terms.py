@@ -16,7 +16,7 @@ from typing import Any
 
 from rulekb.corpus.editions import display_order
 from rulekb.kb.ask.labels import edition_label
-from rulekb.kb.ask.terms_quoted import quoted_concepts, quoted_spans, sharing_words
+from rulekb.kb.ask.terms_quoted import marked_terms, named_at
 from rulekb.kb.ask.terms_related import related_renderings
 from rulekb.kb.knowledge import open_knowledge_base
 from rulekb.kb.search.query import detect_editions
@@ -71,7 +71,7 @@ def book_words_removed(question: str) -> str:
 
 def _latin_phrases(question: str) -> list[str]:
     """The question's runs of Latin words, lower case, hyphens as spaces ("Pile-In" → "pile in")."""
-    question = book_words_removed(question)
+    question = book_words_removed(question).replace("\u2019", "'")  # a typographic apostrophe as the termbase's
     return [re.sub(r"[\s-]+", " ", m.group(0)).strip().lower()
             for m in re.finditer(r"[A-Za-z][A-Za-z' -]*[A-Za-z]", question)]
 
@@ -206,7 +206,8 @@ def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str],
                   phrases_of: dict[str, Sequence[str]] | None = None) -> list[str]:
     """Every concept a terminology question asks about («Как переведены Battle-shock и Desperate
     Escape?»): each English term or alias the question quotes, longest first and not overlapping,
-    in the question's order; else the one :func:`pick_concept` finds."""
+    in the question's order; else the one :func:`pick_concept` finds. A term the question marks (a
+    quoted rendering, an English name typed another way) joins that list at its place in the question."""
     path = build_dir / "terms.json"
     phrases = _latin_phrases(question)
     names = _english_names(str(path), path.stat().st_mtime) if phrases and path.is_file() else ()
@@ -224,58 +225,59 @@ def pick_concepts(build_dir: Path, question: str, concepts: Sequence[str],
             found.append((number, match.start(), concept_id))
     picked = list(dict.fromkeys(c for _, _, c in sorted(found)))
     misspelt = _misspelt_name(names, tuple(phrases), books) if names and not picked else None
-    marked = _marked_terms(build_dir, question, phrases, names, books, concepts, unknown=misspelt is None)
-    if marked:  # a quoted rendering, an English name typed another way: the term asked leads
-        return list(dict.fromkeys([*marked, *picked]))[:MAX_TERMS]
+    marked = marked_terms(records(build_dir), question, names, books, concepts,
+                          unknown=misspelt is None, named=bool(picked))
+    lowered = re.sub(r"[\s-]", " ", question.lower())
+    at = len(lowered)  # where a term named otherwise is, when no name of it is found
     if len(picked) >= 2:
-        return picked[:MAX_TERMS]
-    if misspelt is not None:  # every concept under the name it stands for («Overwach»: both overwatches)
-        return list(dict.fromkeys(c for name, _, c in names if name == misspelt))[:MAX_TERMS]
+        unmarked = picked
+    elif misspelt is not None:  # every concept under the name it stands for («Overwach»: both overwatches)
+        unmarked = list(dict.fromkeys(c for name, _, c in names if name == misspelt))
+        at = min((m.start() for m in re.finditer(r"[a-z][a-z' ]*[a-z]", lowered)), default=at)
+    else:
+        unmarked, joined = _named_concepts(build_dir, question, concepts, picked, phrases_of or {})
+        if not picked and not joined:
+            at = -1  # the Russian words around a marked term: the marked term leads
+    if not marked:
+        return unmarked[:MAX_TERMS]
+    # each marked term at its place in the question, among the terms named otherwise
+    placed = [(len(lowered) if at < 0 else named_at(lowered, c, names, phrases_of or {}, default=at), number, c)
+              for number, c in enumerate(unmarked)]
+    placed += [(where, len(unmarked) + number, concept) for number, (where, concept) in enumerate(marked)]
+    return list(dict.fromkeys(c for _, _, c in sorted(placed)))[:MAX_TERMS]
+
+
+def _named_concepts(build_dir: Path, question: str, concepts: Sequence[str], picked: Sequence[str],
+                    phrases_of: dict[str, Sequence[str]]) -> tuple[list[str], bool]:
+    """The terms a question names in one English name or in Russian: the one :func:`pick_concept`
+    finds, each concept sharing its name or its typed word, and the Russian terms joined by «и»
+    (then ``True``)."""
     one = pick_concept(build_dir, question, concepts)
     if one is None:
-        return []
+        return [], False
     if picked:
         # one English name several concepts share (Overwatch: the older books' action and the
         # 10th edition's stratagem): each concept under that name gets its block
-        return _sharing_name(build_dir, question, one)[:MAX_TERMS]
+        return _sharing_name(build_dir, question, one), False
     known = records(build_dir)
-    typed = tuple((phrases_of or {}).get(one, ()))
-    same = [c for c in concepts if c in known and typed and tuple((phrases_of or {}).get(c, ())) == typed]
-    if len(same) >= 2 and one in same:
-        # one word several concepts share («овервотч»: the older books' action and the 10th edition's
-        # stratagem): each gets its block, as under one English name
-        return list(dict.fromkeys([one, *same]))[:MAX_TERMS]
+
+    def sharing_word(concept: str) -> list[str]:
+        # one word several concepts share («овервотч»: the older books' action and the 10th
+        # edition's stratagem): each gets its block, as under one English name
+        typed = tuple(phrases_of.get(concept, ()))
+        return [c for c in concepts if c in known and typed and tuple(phrases_of.get(c, ())) == typed]
+
     asked, words = [], set()
     for c in concepts:
-        said = tuple((phrases_of or {}).get(c, ())) or (c,)
+        said = tuple(phrases_of.get(c, ())) or (c,)
         if c in known and c not in GENERIC and said not in words:  # one of the concepts sharing words
             asked.append(c)
             words.add(said)
     if len(asked) >= 2 and _JOINED.search(question):
-        # «фаза чарджа и сам чардж»: the terms named in Russian, joined by «и»
-        return list(dict.fromkeys([one, *asked]))[:MAX_TERMS]
-    return [one]
-
-
-def _marked_terms(build_dir: Path, question: str, phrases: Sequence[str],
-                  names: Sequence[tuple[str, re.Pattern[str], str]], books: frozenset[str],
-                  around: Sequence[str], *, unknown: bool) -> list[str]:
-    """The concepts the question marks as its term (:mod:`rulekb.kb.ask.terms_quoted`): a quoted
-    Russian string naming one, and an English run or quote that matches no name but shares a
-    distinctive word with one concept's English name (``around``: the concepts named beside it;
-    ``unknown`` false when a run is a misspelt name, read as such)."""
-    known = records(build_dir)
-    marked = quoted_concepts(question, known)
-    latin = [q.lower() for q in quoted_spans(question) if re.fullmatch(r"[A-Za-z][A-Za-z' -]*", q)]
-    for phrase in [*latin, *phrases] if unknown else []:
-        spaced = re.sub(r"[\s-]+", " ", phrase).strip()
-        if any(name not in books and (name == spaced or (len(name) > 3 and pattern.search(spaced)))
-               for name, pattern, _ in names):
-            continue  # a name the termbase knows
-        concept = sharing_words(spaced, known, around)
-        if concept is not None and concept not in marked:
-            marked.append(concept)
-    return marked
+        # «фаза чарджа и сам чардж»: the terms named in Russian, joined by «и», each with the
+        # concepts sharing its word, in the question's order
+        return list(dict.fromkeys(c for term in [one, *asked] for c in [term, *sharing_word(term)])), True
+    return list(dict.fromkeys([one, *sharing_word(one)])), False
 
 
 #: Concepts too general to be the term a translator asks about when they only sit around it.
@@ -344,6 +346,8 @@ def terminology_card(build_dir: Path, concept: str, editions: Sequence[str], lan
         consistent = len(distinct) <= 1
         verdict = (("consistent" if consistent else f"inconsistent: {len(distinct)} renderings") if lang == "en"
                    else ("последовательно" if consistent else f"непоследовательно: {len(distinct)} варианта"))
+        if not distinct:  # a book printing no right form is not consistent in anything
+            verdict = "only a mistranslation" if lang == "en" else "только ошибочный перевод"
         label = f"{source_id} ({edition_label(edition, lang)})"
         text = f"{label}: " + "; ".join(parts) + f" — {verdict}"
         lines.append("• " + text)

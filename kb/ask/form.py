@@ -43,8 +43,10 @@ _TERMINOLOGY = re.compile(
     r"|как\s+(?:это\s+)?называ\w*\s+(?:в|по)\s|перевод\w*\s+(?:термин|слов)|какой\s+перевод|как\s+перевест"
     r"|термин\w*\s+[a-z]|\brender\w*|\btranslat(?:ed|ion|e)\b|what\s+(?:is|are)\s+.+\s+called|\bterm\s+for\b"
     r"|what\s+russian|в\s+русском\s+тексте"
-    # «что это за термин», «как это в оригинале»: the question asks what a term is or was
-    r"|что\s+(?:это\s+)?за\s+термин|\bв\s+оригинале\b|\bin\s+the\s+original\b)",
+    # «что это за термин», «как он звучит в оригинале» ask what a term is; «в оригинале» alone does not
+    r"|что\s+(?:это\s+)?за\s+термин|(?:звуч\w*|называ\w*|пишет\w*|пишут|именуе\w*)\s+в\s+оригинале\b"
+    r"|\bв\s+оригинале\s+(?:(?:это|он|она|оно|они)\s+)?(?:[—–-]|называ\w*|звуч\w*|пишет\w*|именуе\w*)"
+    r"|\bcalled\s+in\s+the\s+original\b|\bin\s+the\s+original\s+(?:it\s+is\s+|it's\s+)?called\b)",
     re.IGNORECASE,
 )
 _COMPARISON = re.compile(
@@ -96,10 +98,12 @@ _NAMING = re.compile(
     re.IGNORECASE,
 )
 _IN_TRANSLATION = re.compile(r"(в\s+(?:сам\w+\s+)?(?:этом\s+|русском\s+)?(?:переводе|тексте|книг\w*)|[A-Za-z]{3,})")
-#: «фолбэк и десперат эскейп перевод»: a terse query of terms and the noun «перевод», no question
-#: word — not «перевод отряда в резерв», where the noun is moving a unit.
-_BARE_TRANSLATION = re.compile(r"\bперевод(?:ы)?\b(?!\s+(?:в|во|на|из|с|со|от|к|под)\b)(?!\s+\w+\s+в\b)",
-                               re.IGNORECASE)
+#: «фолбэк перевод», «овервотч перевод в 10ке»: terms and the noun «перевод» — not «перевод отрядов из
+#: резерва», «перевод в резерв», where it governs what is moved (a unit, its models) or where to.
+_BARE_TRANSLATION = re.compile(
+    r"\bперевод(?:ы)?\b(?!\s+(?:отряд|юнит|подразделен|модел|сил|войск|бойц|воин|отделени|техник|резерв)\w*)"
+    r"(?!\s+(?:в|во|из|на|с|со)\s+(?:резерв|стратегическ|глубок|поле|стол|бой|игру|зону)\w*)",
+    re.IGNORECASE)
 #: «как (в 6ке) обозвали инвуль», «как это назвали»: «как» before a naming verb of the impersonal past
 #: plural — the translators named it — asks how the text renders a term, whatever else the question names.
 _THEY_NAMED = re.compile(r"\bкак\s+(?:\S+\s+){0,6}?(?:на|обо|пере)?(?:зва|обзыва|имен\w*|окрести|переве)ли\b",
@@ -211,11 +215,16 @@ def question_form(question: str, compare: bool = False, editions: int = 0, condi
     return "lookup"
 
 
+def _terse(text: str) -> bool:
+    """No question word, no yes/no word, no «?» but a last one («фолбэк перевод?» is as terse)."""
+    return not WH_RU.search(text.lower()) and "?" not in text.rstrip(" ?") and not _YESNO_RU.search(text.lower())
+
+
 def _marked_form(text: str, compare: bool, editions: int, conditions: bool = True) -> str | None:
     """The form the question's words mark; ``None`` when no word does."""
     if _TERMINOLOGY.search(text) or _THEY_NAMED.search(text) or (_NAMING.search(text) and _IN_TRANSLATION.search(text)):
         return "terminology"
-    if _BARE_TRANSLATION.search(text) and not WH_RU.search(text.lower()) and "?" not in text:
+    if _BARE_TRANSLATION.search(text) and _terse(text):
         return "terminology"
     if editions >= 2 or (compare and compares_editions(text, editions)):
         return "comparison"
