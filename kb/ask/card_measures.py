@@ -52,11 +52,17 @@ _NUMBER_WORD = re.compile(r"\b(" + "|".join(sorted(_NUMBER_WORDS, key=len, rever
 def measures(ruling: str, ranges: bool = False) -> list[str]:
     """The measures a ruling states, then the numbers it writes in words, each once; with ``ranges``
     the dice results it gives as a range too, in the rulebooks' notation (:func:`result_ranges`)."""
+    return list(_measures(ruling, ranges))
+
+
+@lru_cache(maxsize=4096)
+def _measures(ruling: str, ranges: bool) -> tuple[str, ...]:
+    """:func:`measures`, read once per text: a card reads the same passages and rules again and again."""
     found = [_inches(m.group(0).strip()) for m in _MEASURED.finditer(ruling)]
     if ranges:
         found += result_ranges(ruling)
     found += [_NUMBER_WORDS[m.group(1).lower()] for m in _NUMBER_WORD.finditer(ruling)]
-    return list(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found))
 
 
 #: A distance a rule leaves to the unit's datasheet: «до x дюймов», «Разведчики x"».
@@ -254,7 +260,7 @@ def rule_text(index: Any, node_id: str) -> str:
     if features is None or position is None:
         return ""
     section = node_id.rsplit("/", 1)[0]
-    ids = _ordered(index)
+    ids = index.ordered
     texts = [features.text]
     for leaf_id in ids[position + 1:position + 1 + RULE_LEAVES]:
         if leaf_id.rsplit("/", 1)[0] != section:
@@ -264,15 +270,3 @@ def rule_text(index: Any, node_id: str) -> str:
             texts.append(leaf.text)
     return " ".join(texts)
 
-
-_ORDER: list[tuple[Any, list[str]]] = []
-
-
-def _ordered(index: Any) -> list[str]:
-    """The index's leaf ids in document order (its features are stored in that order), kept per index."""
-    for features, ids in _ORDER:
-        if features is index.features:
-            return ids
-    ids = list(index.features)
-    _ORDER[:] = [*_ORDER[-3:], (index.features, ids)]
-    return ids

@@ -55,21 +55,8 @@ _BULLETS = ("•", "-", "–", "—")
 
 
 def _leaf_at(index: Any, position: int) -> Any:
-    order: list[str] = _ordered_ids(index)
+    order: list[str] = index.ordered
     return index.features[order[position]] if 0 <= position < len(order) else None
-
-
-_ORDERED: list[tuple[Any, list[str]]] = []
-
-
-def _ordered_ids(index: Any) -> list[str]:
-    """The index's leaves in document order (its features are stored in that order), kept per index."""
-    for features, ids in _ORDERED:
-        if features is index.features:
-            return ids
-    ids = list(index.features)
-    _ORDERED[:] = [*_ORDERED[-3:], (index.features, ids)]
-    return ids
 
 
 #: A sentence announcing a list it does not end on («… за каждое из следующих условий, общих для

@@ -73,7 +73,9 @@ class KnowledgeIndex:
         self.features: dict[str, NodeFeatures] = {
             n["id"]: NodeFeatures.from_json(n) for n in data["nodes"]
         }
-        self.order = {node_id: position for position, node_id in enumerate(self.features)}
+        #: The leaf ids in document order (the features are stored in that order), and each id's position.
+        self.ordered: list[str] = list(self.features)
+        self.order = {node_id: position for position, node_id in enumerate(self.ordered)}
         self.by_docnum: dict[int, NodeFeatures] = {
             docnum: self.features[fields["id"]] for docnum, fields in self.searcher.iter_docs()
         }
