@@ -23,15 +23,13 @@ asked is told in the set-up).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from rulekb.corpus.errors import TermbaseError
 from rulekb.kb.search.parsed import ParsedQuery
 from rulekb.kb.search.query_terms import is_number
-from rulekb.kb.termbase.model import default_termbase
+from rulekb.kb.termbase.model import Termbase, default_termbase
 from rulekb.kb.text.analysis import tokens
 from rulekb.kb.text.vocabulary import LIGHT_WORDS
 
@@ -71,17 +69,10 @@ class SetupConcepts:
     related: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, termbase: Iterable[Any]) -> SetupConcepts:
+    def of(cls, termbase: Termbase) -> SetupConcepts:
         """From the concepts of a termbase (the build's, or the project's)."""
-        kept: set[str] = set()
-        pairs: dict[str, set[str]] = {}
-        for concept in termbase:
-            if str(concept.category) in KEPT_CATEGORIES:
-                kept.add(concept.id)
-            for other in concept.related:
-                pairs.setdefault(concept.id, set()).add(other)
-                pairs.setdefault(other, set()).add(concept.id)
-        return cls(frozenset(kept), {c: frozenset(others) for c, others in sorted(pairs.items())})
+        kept = frozenset(c.id for c in termbase if str(c.category) in KEPT_CATEGORIES)
+        return cls(kept, termbase.related_both_ways())
 
 
 @lru_cache(maxsize=1)

@@ -138,11 +138,6 @@ def _renderings(index: KnowledgeIndex, concept: str) -> tuple[frozenset[str], ..
     return _matcher_renderings(index.matcher, concept)
 
 
-def _setup_factor(setup: dict[str, float], word: QueryWord) -> float:
-    """The ranking factor of a word of the question: its lemma's set-up factor (1 for the words that ask)."""
-    return setup.get(word.lemma, 1.0) if setup else 1.0
-
-
 @dataclass
 class _QueryFeatures:
     """What the reranker needs of a query, computed once per query."""
@@ -182,7 +177,7 @@ class _QueryFeatures:
             t.text: t.weight * index.idf(t.text) * setup.get(t.text, 1.0)
             for t in parsed.terms if t.origin in ("word", "correction", "english", "variant")
         }
-        units = [(frozenset(word.alternatives), (weight if weight is not None else index.max_idf) * _setup_factor(setup, word),
+        units = [(frozenset(word.alternatives), (weight if weight is not None else index.max_idf) * setup.get(word.lemma, 1.0),
                   word.named)
                  for word, weight in content_words(index, parsed) if weight is not None or word.concept is not None]
         masks: dict[str, int] = {}

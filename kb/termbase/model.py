@@ -218,6 +218,16 @@ class Termbase:
     def __getitem__(self, concept_id: str) -> Concept:
         return self._by_id[concept_id]
 
+    def related_both_ways(self) -> dict[str, frozenset[str]]:
+        """Each concept's ``related`` concepts and those that list it as related (the file lists a pair
+        once), by concept id in sorted order; a concept related to none is missing."""
+        pairs: dict[str, set[str]] = {}
+        for concept in self.concepts:
+            for other in concept.related:
+                pairs.setdefault(concept.id, set()).add(other)
+                pairs.setdefault(other, set()).add(concept.id)
+        return {c: frozenset(others) for c, others in sorted(pairs.items())}
+
     def source_ids(self) -> list[str]:
         """Source ids that have at least one rendering, in manifest order."""
         used = {r.source for c in self.concepts for r in c.rendering}

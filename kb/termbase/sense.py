@@ -83,12 +83,7 @@ class SenseResolver:
             wanted = {source_id} if isinstance(source_id, str) else set(source_id)
         self._renderings = [(c, r) for c in termbase for r in c.rendering if r.source in wanted]
         self._order = {c.id: n for n, c in enumerate(termbase)}
-        related: dict[str, set[str]] = defaultdict(set)
-        for concept in termbase:
-            for other in concept.related:
-                related[concept.id].add(other)
-                related[other].add(concept.id)
-        self._related = related
+        self._related = defaultdict(frozenset, termbase.related_both_ways())
         self._defaults = {(c.id, r.text) for c, r in self._renderings if r.default}
 
     @cached_property
