@@ -140,6 +140,13 @@ def clause_polarities(sentence: str, predicates: Sequence[str], groups: Groups =
     something else in another («по ней попадают автоматически, а она не может наносить удары»)."""
     if not predicates:
         return []
+    return list(_clause_polarities(sentence, tuple(predicates), tuple(groups)))
+
+
+@lru_cache(maxsize=8192)
+def _clause_polarities(sentence: str, predicates: tuple[str, ...], groups: Groups) -> tuple[tuple[float, str], ...]:
+    """:func:`clause_polarities`, read once per sentence and question: the verdict readers of a card
+    read the same sentences of the same passages again."""
     synonyms = _verb_synonyms(groups) if groups else {}
     others = {p: synonyms.get(p, ()) for p in predicates}
     out: list[tuple[float, str]] = []
@@ -171,6 +178,6 @@ def clause_polarities(sentence: str, predicates: Sequence[str], groups: Groups =
         denied = (negated_word or bool(_DENIAL.search(_LIMITING.sub(" ", before)))
                   or bool(re.search(r"\b(?:нельзя|запрещ\w*)\b", clause, re.I)))
         out.append((score, "no" if denied else "yes"))
-    return out
+    return tuple(out)
 
 
