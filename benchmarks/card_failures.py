@@ -4,7 +4,7 @@ Prints figures, asserts nothing. Uses the built knowledge base (``rulekb build``
 
     .venv/bin/python benchmarks/card_failures.py [--rows] SET [SET ...]
 
-``SET`` names a file ``tests/data/SET.jsonl``; ``dev`` sets: ``devsets`` stands for all ten development sets.
+``SET`` names a file ``tests/data/SET.jsonl``; ``dev`` sets: ``devsets`` stands for all eleven development sets.
 Each set's share of cards carrying the answer and its FAQ precision are printed, then pooled by kind
 and language, then the failing cards counted by category: the verdict a yes/no card leads with
 (none, wrong, right), a ruling keyword missing, the card's source, whether it cites a gold range,
@@ -38,9 +38,9 @@ from rulekb.kb.evaluation.answers import (  # noqa: E402
     verdict_leads,
 )
 
-DEVELOPMENT = ("ha", "hb", "hc", "hd", "he", "hf", "hg", "hh", "eval", "dev")
+DEVELOPMENT = ("ha", "hb", "hc", "hd", "he", "hf", "hg", "hh", "hk", "eval", "dev")
 #: Sets never read row by row: the validation split and the held-out batches (tests/data/EVAL.md).
-UNREAD = frozenset({"hi", "hj", "hk"})
+UNREAD = frozenset({"hi", "hj", "hl"})
 
 
 class Sources:
