@@ -65,7 +65,11 @@ _HELD: ContextVar[dict[str, tuple[Path, int]] | None] = ContextVar("rulekb_build
 def stamps_held() -> Iterator[None]:
     """Within the block each build directory's stamp is read once: a web request asks for it
     from several caches (the knowledge base, the search index, the entity tag), and one request
-    reads one build; the next block reads it afresh, so a new build is picked up as before."""
+    reads one build; the next block reads it afresh, so a new build is picked up as before. A block
+    inside another (an answer inside a web request) keeps the enclosing block's stamps."""
+    if _HELD.get() is not None:
+        yield
+        return
     token = _HELD.set({})
     try:
         yield

@@ -41,6 +41,7 @@ from rulekb.kb.search.searcher import (
     get_index,
     search_parsed,
 )
+from rulekb.kb.store import stamps_held
 from rulekb.kb.text.analysis import lemma
 
 __all__ = [
@@ -208,9 +209,10 @@ def ask(
     environment variable ``RULEKB_EDITION`` or the web's edition choice set ``played``): a question
     naming or implying no edition gets its card in that edition first.
     """
-    result, context = _ask(question, edition=edition, limit=limit, build_dir=build_dir, question_id=question_id,
-                           use_faq=use_faq)
-    result["card"] = _card(result, context, played=played, use_faq=use_faq)
+    with stamps_held():  # one answer reads one build, its stamp checked once
+        result, context = _ask(question, edition=edition, limit=limit, build_dir=build_dir,
+                               question_id=question_id, use_faq=use_faq)
+        result["card"] = _card(result, context, played=played, use_faq=use_faq)
     return result
 
 

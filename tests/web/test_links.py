@@ -59,6 +59,23 @@ def test_a_request_reads_its_build_stamp_once(tmp_path: Path) -> None:
         assert build_stamp(build) == (first[0], 2_000_000_000)
 
 
+def test_a_block_inside_another_keeps_its_stamps(tmp_path: Path) -> None:
+    """An answer holds its build's stamp (rulekb.kb.ask.answer.ask); inside a web request it must keep the
+    request's, not read the build afresh halfway through the request."""
+    build = tmp_path / "build"
+    build.mkdir()
+    manifest = build / "manifest.json"
+    manifest.write_text("{}", encoding="utf-8")
+    os.utime(manifest, ns=(1_000_000_000, 1_000_000_000))
+    with stamps_held():
+        first = build_stamp(build)
+        os.utime(manifest, ns=(2_000_000_000, 2_000_000_000))
+        with stamps_held():
+            assert build_stamp(build) == first
+        assert build_stamp(build) == first  # the inner block's end does not drop the request's stamps
+    assert build_stamp(build) == (first[0], 2_000_000_000)
+
+
 def _plain_marked_snippet(snippet: str) -> str:
     """The snippet markup worked out piece by piece, as marked_snippet did before its fast path."""
     out: list[str] = []
