@@ -1,10 +1,11 @@
 """The fuzzy lookups, each for its own behaviour and used everywhere it fits:
 
 * :func:`close_matches` / :func:`closest_values`: «did you mean» for node ids, concept names and
-  titles, ranked by difflib's ratio over the whole string (rapidfuzz is not a dependency; see the
-  README's notes);
+  titles, ranked by difflib's ratio over the whole string;
 * :func:`edit_distance`: a typed phrase within one or two edits of an alias or English term
-  (:meth:`rulekb.kb.text.matcher.Matcher.find_fuzzy`);
+  (:meth:`rulekb.kb.text.matcher.Matcher.find_fuzzy`); :func:`typo_distance` and :func:`within_typos`
+  count a swap of neighbouring letters as one edit (an English question's misspelt rule word); all
+  three are rapidfuzz's, in C;
 * :class:`SlangIndex` over :func:`deletions` (symmetric deletes): one word of slang spelt another
   way, inflected, or one edit off («бэтлшок», «рерольнуть»), the matcher's fallback for single
   words (:meth:`rulekb.kb.text.concepts.ConceptMatcher.fuzzy`); the speller's index of the texts'
@@ -18,9 +19,13 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
+from rapidfuzz import process
+from rapidfuzz.distance import OSA, Levenshtein
+
 from rulekb.kb.text.analysis import fold
 
-__all__ = ["FUZZY_MIN_LENGTH", "SlangIndex", "close_matches", "closest_values", "deletions", "edit_distance", "slang_key"]
+__all__ = ["FUZZY_MIN_LENGTH", "SlangIndex", "close_matches", "closest_values", "deletions", "edit_distance", "slang_key",
+           "typo_distance", "within_typos"]
 
 T = TypeVar("T")
 
@@ -41,18 +46,20 @@ def closest_values(query: str, names: Mapping[str, Sequence[T]], *, n: int, cuto
 
 
 def edit_distance(a: str, b: str, limit: int = 2) -> int:
-    """Levenshtein distance, giving up (returning ``limit + 1``) once it exceeds ``limit``."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, start=1):
-        current = [i]
-        for j, cb in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        if min(current) > limit:
-            return limit + 1
-        previous = current
-    return previous[-1]
+    """Levenshtein distance, ``limit + 1`` once it exceeds ``limit`` (rapidfuzz's, in C)."""
+    return int(Levenshtein.distance(a, b, score_cutoff=limit))
+
+
+def typo_distance(a: str, b: str, limit: int = 1) -> int:
+    """Edit distance counting a swap of neighbouring letters as one edit («modle» → «model»: optimal
+    string alignment), ``limit + 1`` once it exceeds ``limit``."""
+    return int(OSA.distance(a, b, score_cutoff=limit))
+
+
+def within_typos(word: str, choices: Iterable[str], limit: int) -> list[str]:
+    """The ``choices`` at most ``limit`` typing edits (:func:`typo_distance`) from ``word``, in their order."""
+    found = process.extract(word, list(choices), scorer=OSA.distance, score_cutoff=limit, limit=None)
+    return [choice for choice, _, _ in sorted(found, key=lambda item: item[2])]
 
 
 def deletions(word: str) -> set[str]:
